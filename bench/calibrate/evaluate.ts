@@ -1,4 +1,5 @@
 import { packEvents } from '../../src/kernel/index.js';
+import { MemoryStore } from '../../src/store/MemoryStore.js';
 import { TraceFingerprints } from '../../src/core/scoring/TraceFingerprints.js';
 import { scoreSubmission } from '../../src/core/scoring/scoreSubmission.js';
 import type { ScoringTable } from '../../src/core/scoring/ScoringTable.js';
@@ -65,17 +66,20 @@ export interface Scored {
  * end (path replay in verify mode, then the score), each with its own duplicate memory, since
  * a trace failing replay is never scored nor remembered.
  */
-export function scoreAll(kernel: CalibrationKernel, table: ScoringTable, samples: readonly Sample[], threshold: number): Scored[] {
-  const scorerMemory = new TraceFingerprints();
-  const serverMemory = new TraceFingerprints();
-  return samples.map((sample) => {
+export async function scoreAll(kernel: CalibrationKernel, table: ScoringTable, samples: readonly Sample[], threshold: number): Promise<Scored[]> {
+  const memory = () => new TraceFingerprints(new MemoryStore({ maxMarkers: 1, maxCounters: 1, maxLists: 1_000_000 }));
+  const scorerMemory = memory();
+  const serverMemory = memory();
+  const scored: Scored[] = [];
+  for (const sample of samples) {
     const events = packEvents(sample.events);
     const input = { maze: sample.maze, cellSize: CELL, events, rawEvents: sample.events, threshold };
-    const r = scoreSubmission({ kernel, table, fingerprints: scorerMemory }, input);
+    const r = await scoreSubmission({ kernel, table, fingerprints: scorerMemory }, input);
     const replays = kernel.replay(sample.maze, events, CELL, { kind: 'verify' }).valid;
-    const served = replays ? scoreSubmission({ kernel, table, fingerprints: serverMemory }, input).score : null;
-    return { sample, score: r.score, duplicate: r.duplicate, replays, served };
-  });
+    const served = replays ? (await scoreSubmission({ kernel, table, fingerprints: serverMemory }, input)).score : null;
+    scored.push({ sample, score: r.score, duplicate: r.duplicate, replays, served });
+  }
+  return scored;
 }
 
 export const acceptedByScorer = (s: Scored, threshold: number) => s.score >= threshold;
@@ -164,10 +168,11 @@ export interface Report extends BotReport {
  * The held-out measurement: each capture of the humans scored in a run of its own (one
  * movement captured twice is not a duplicate), the bots and replays with the native humans.
  */
-export function evaluate(kernel: CalibrationKernel, table: ScoringTable, data: Dataset, threshold: number) {
-  const scored = Object.fromEntries(
-    CAPTURES.map((c) => [c, scoreAll(kernel, table, c === 'native' ? [...data.humans.native, ...data.replays, ...data.bots] : data.humans[c], threshold)]),
-  ) as Record<Capture, Scored[]>;
+export async function evaluate(kernel: CalibrationKernel, table: ScoringTable, data: Dataset, threshold: number) {
+  const scored = {} as Record<Capture, Scored[]>;
+  for (const c of CAPTURES) {
+    scored[c] = await scoreAll(kernel, table, c === 'native' ? [...data.humans.native, ...data.replays, ...data.bots] : data.humans[c], threshold);
+  }
   const humans = Object.fromEntries(CAPTURES.map((c) => [c, humanRates(scored[c], threshold)])) as Record<Capture, HumanRates>;
   const report: Report = { humans, ...botRates(scored.native, threshold) };
   return { scored, report };

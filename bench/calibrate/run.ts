@@ -39,14 +39,14 @@ if (fit) {
   const cal = buildDataset(kernel, split.calibration, 1, 600, 0, 0);
   // A third of the traces as the deployed widget's 33 ms throttle captures them.
   const humans = cal.humans.native.map((h, i) => (i % 3 === 2 ? cal.humans.throttle33[i]! : h));
-  table = fitCalibration(humans, cal.bots);
+  table = await fitCalibration(humans, cal.bots);
   writeFileSync(tableFile, `${JSON.stringify(table, null, 2)}\n`);
   console.log(`table written, threshold ${table.threshold}`);
 }
 
 const t = table.threshold;
 const data = buildDataset(kernel, split.heldOut, SEED, 600, 20, 25);
-const { scored, report } = evaluate(kernel, table, data, t);
+const { scored, report } = await evaluate(kernel, table, data, t);
 
 const CAPTURE_NAMES: Record<Capture, string> = { native: 'every recorded point', throttle33: '33 ms throttle' };
 const row = (name: string, n: string, cells: string[]) => console.log(`  ${name.padEnd(30)}${n.padStart(13)}  ${cells.map((c) => c.padEnd(26)).join('')}`);
@@ -113,7 +113,7 @@ function stepReport() {
 }
 
 /** Fits the pointer model, then the threshold that keeps 99% of calibration humans (macro). */
-function fitCalibration(humans: Sample[], bots: Sample[]): ScoringTable {
+async function fitCalibration(humans: Sample[], bots: Sample[]): Promise<ScoringTable> {
   const perUser = new Map<string, number>();
   for (const h of humans) perUser.set(h.user, (perUser.get(h.user) ?? 0) + 1);
   const values = (s: Sample) => kernel.features(s.maze, packEvents(s.events), CELL).values;
@@ -123,7 +123,7 @@ function fitCalibration(humans: Sample[], bots: Sample[]): ScoringTable {
   ];
   const mouse = fitTable(data);
   const draft: ScoringTable = { ...defaultTable, types: { ...defaultTable.types, mouse, touch: mouse, pen: mouse } };
-  const calScored = scoreAll(kernel, draft, humans, 1);
+  const calScored = await scoreAll(kernel, draft, humans, 1);
   let threshold = 0.5;
   for (let x = 0.5; x >= 0.01; x -= 0.01) {
     threshold = Number(x.toFixed(2));

@@ -1,7 +1,8 @@
-import type { Store } from '../store/Store.js';
+import { type Store, StoreUnavailableError } from '../store/Store.js';
 import type { KeyRing } from './token/keys.js';
 import { readToken } from './token/readToken.js';
 import { SESSION_TOKEN_TYP } from './issueSessionToken.js';
+import { createdAtOf } from './challenge/challengeIdBytes.js';
 
 /** The claims of an authenticated session token. */
 export interface SessionClaims {
@@ -48,9 +49,12 @@ export async function redeemSessionToken(
   if (claims.session_id !== sessionId) return { ok: false, code: 'session_mismatch' };
   const expiresAt = claims.exp * 1000;
   if (deps.now >= expiresAt) return { ok: false, code: 'token_expired' };
-  const use = await deps.store.consume(JTI_MARKER + claims.jti, expiresAt);
-  if (use === 'used') return { ok: false, code: 'token_already_used' };
-  if (use === 'full') return { ok: false, code: 'store_unavailable' };
+  // The challenge's creation (ms, in its id) is the earliest the token can have been minted.
+  const issuedAt = createdAtOf(claims.challenge_id);
+  if (issuedAt === undefined) return { ok: false, code: 'invalid_token' };
+  const use = await deps.store.consume(JTI_MARKER + claims.jti, { issuedAt, expiresAt }).catch(unavailable);
+  if (use === 'used' || use === 'again') return { ok: false, code: 'token_already_used' };
+  if (use === 'full' || use === 'unavailable') return { ok: false, code: 'store_unavailable' };
   return { ok: true, claims };
 }
 
@@ -67,4 +71,10 @@ function isSessionClaims(c: Record<string, unknown>): c is Record<string, unknow
     Number.isFinite(c.score) &&
     typeof c.hostname === 'string'
   );
+}
+
+/** A store that cannot answer fails the redemption closed; anything else is a bug and propagates. */
+function unavailable(e: unknown): 'unavailable' {
+  if (e instanceof StoreUnavailableError) return 'unavailable';
+  throw e;
 }

@@ -10,12 +10,13 @@ import { keyRing } from '../core/token/keys.js';
 import { loadKernel } from '../kernel/index.js';
 import type { Kernel } from '../kernel/types.js';
 import { MemoryStore } from '../store/MemoryStore.js';
-import type { Store } from '../store/Store.js';
+import { type Store, StoreUnavailableError } from '../store/Store.js';
 import { BEARER_CHALLENGE, bearerCheck } from './bearer.js';
 import { type Header, PREFLIGHT, corsHeaders } from './cors.js';
 import { Metrics, type RouteMetrics } from './metrics.js';
 import { parseJson } from './parseJson.js';
 import { peerAddress } from './peerAddress.js';
+import { listenExclusive } from './listenExclusive.js';
 import { readBody } from './readBody.js';
 import { type Reply, writeReply } from './reply.js';
 import { type PostRoute, type RequestInfo, plainFailure } from './route.js';
@@ -73,7 +74,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
     ring,
     challengeKeys: challengeKeys(ring.all.map((k) => k.value)),
     passkeys: opts.passkeys,
-    fingerprints: new TraceFingerprints(),
+    fingerprints: new TraceFingerprints(store),
     log,
     now: opts.now ?? Date.now,
   };
@@ -135,6 +136,10 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   /** Answers with `reply`, or with internal_error (logged) when it fails. */
   function settleWith(finish: (reply: Reply) => void, reply: Promise<Reply>, path: string, fail: (f: Failure) => Reply): void {
     reply.then(finish, (err: unknown) => {
+      if (err instanceof StoreUnavailableError) {
+        log.warn({ err: err.message, route: path }, 'store unavailable');
+        return finish(fail(failure('store_unavailable')));
+      }
       log.error({ err, route: path }, 'request failed');
       finish(fail(failure('internal_error')));
     });
@@ -228,9 +233,9 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   return {
     listen(host, port) {
       return new Promise((resolve, reject) => {
-        app.listen(host, port, (socket) => {
+        listenExclusive(app, host, port, (socket) => {
           if (socket === false) {
-            reject(new Error(`could not listen on ${host}:${port}`));
+            reject(new Error(`could not listen on ${host}:${port} (is another process using the port?)`));
             return;
           }
           listenSocket = socket;

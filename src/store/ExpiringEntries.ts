@@ -52,8 +52,9 @@ export class ExpiringEntries<V extends { expiresAt: number }> {
   }
 
   /**
-   * Stores a new entry under `key`, which `get(key)` just found empty. Returns false only when
-   * full of live entries under the 'refuse' policy: the caller fails closed.
+   * Stores `value` under `key`, replacing any entry there (the 'refuse' policy's callers insert
+   * only keys `get` just found empty). Returns false only when full of live entries under the
+   * 'refuse' policy: the caller fails closed.
    */
   insert(key: string, value: V): boolean {
     const now = this.#now();

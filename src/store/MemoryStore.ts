@@ -1,4 +1,4 @@
-import type { ConsumeResult, Store } from './Store.js';
+import type { ConsumeResult, Lifetime, Store, StoreHealth } from './Store.js';
 import { ExpiringEntries } from './ExpiringEntries.js';
 
 export interface MemoryStoreOptions {
@@ -15,6 +15,11 @@ export interface MemoryStoreOptions {
    * so a flood of new keys can weaken limits but never make them refuse everyone.
    */
   maxCounters: number;
+  /**
+   * Most recent-item lists held at once (duplicate-trace fingerprints). When all slots are taken,
+   * a new list evicts the least recently used one. Default 20,000.
+   */
+  maxLists?: number;
   /** Clock in epoch ms; tests inject one. Default Date.now. */
   now?: () => number;
   /**
@@ -26,6 +31,7 @@ export interface MemoryStoreOptions {
 
 interface Marker {
   expiresAt: number;
+  tag: string | undefined;
 }
 
 interface Counter {
@@ -33,38 +39,73 @@ interface Counter {
   count: number;
 }
 
-/** The embedded single-process Store, on lru-cache. */
+interface RecentList {
+  expiresAt: number;
+  items: Uint8Array[];
+}
+
+/**
+ * The embedded single-process Store, on lru-cache. Its memory begins when it is created, so
+ * anything issued before (by an earlier process with the same keys) is refused as `used`.
+ */
 export class MemoryStore implements Store {
   readonly #markers: ExpiringEntries<Marker>;
   readonly #counters: ExpiringEntries<Counter>;
+  readonly #lists: ExpiringEntries<RecentList>;
   readonly #now: () => number;
+  readonly #since: number;
 
   constructor(opts: MemoryStoreOptions) {
     this.#now = opts.now ?? Date.now;
+    this.#since = this.#now();
     const reclaimIntervalMs = opts.reclaimIntervalMs ?? 1000;
     this.#markers = new ExpiringEntries({ max: opts.maxMarkers, now: this.#now, whenFull: { policy: 'refuse', reclaimIntervalMs } });
     this.#counters = new ExpiringEntries({ max: opts.maxCounters, now: this.#now, whenFull: { policy: 'evictLeastRecentlyUsed' } });
+    this.#lists = new ExpiringEntries({ max: opts.maxLists ?? 20_000, now: this.#now, whenFull: { policy: 'evictLeastRecentlyUsed' } });
   }
 
-  async consume(key: string, expiresAt: number): Promise<ConsumeResult> {
-    if (this.#markers.get(key) !== undefined) return 'used';
-    return this.#markers.insert(key, { expiresAt }) ? 'fresh' : 'full';
+  async consume(key: string, life: Lifetime, tag?: string): Promise<ConsumeResult> {
+    if (life.issuedAt < this.#since) return 'used';
+    const marker = this.#markers.get(key);
+    if (marker !== undefined) return tag !== undefined && tag !== '' && marker.tag === tag ? 'again' : 'used';
+    return this.#markers.insert(key, { expiresAt: life.expiresAt, tag }) ? 'fresh' : 'full';
   }
 
-  async increment(key: string, windowMs: number): Promise<number> {
+  async increment(key: string, windowMs: number, by = 1): Promise<number> {
     const counter = this.#counters.get(key);
-    if (counter !== undefined) return ++counter.count;
-    this.#counters.insert(key, { expiresAt: this.#now() + windowMs, count: 1 });
-    return 1;
+    if (counter !== undefined) return (counter.count += by);
+    if (by === 0) return 0;
+    this.#counters.insert(key, { expiresAt: this.#now() + windowMs, count: by });
+    return by;
+  }
+
+  async append(key: string, item: Uint8Array, ttlMs: number, cap: number): Promise<void> {
+    const items = this.#lists.get(key)?.items ?? [];
+    items.push(item.slice());
+    if (items.length > cap) items.splice(0, items.length - cap);
+    this.#lists.insert(key, { expiresAt: this.#now() + ttlMs, items });
+  }
+
+  async lists(keys: readonly string[]): Promise<Uint8Array[][]> {
+    return keys.map((k) => this.#lists.get(k)?.items ?? []);
+  }
+
+  since(): number {
+    return this.#since;
+  }
+
+  async health(): Promise<StoreHealth> {
+    return { ok: true };
   }
 
   async close(): Promise<void> {
     this.#markers.clear();
     this.#counters.clear();
+    this.#lists.clear();
   }
 
   /** Entries held (live or not yet swept), for metrics. */
-  get size(): { markers: number; counters: number } {
-    return { markers: this.#markers.size, counters: this.#counters.size };
+  get size(): { markers: number; counters: number; lists: number } {
+    return { markers: this.#markers.size, counters: this.#counters.size, lists: this.#lists.size };
   }
 }

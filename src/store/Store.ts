@@ -1,28 +1,79 @@
 /**
  * Short-lived server state. Issuing a challenge writes nothing (its id is self-authenticating);
- * the store holds only what must be remembered: single-use markers and counters.
- * Every method is atomic with respect to concurrent callers on every node sharing the store.
+ * the store holds only what must be remembered: single-use markers, counters and short lists of
+ * recent items. Every method is atomic with respect to concurrent callers on every thread,
+ * process and node sharing the store.
+ *
+ * A store that cannot answer (its server is down, slow or out of memory) rejects with
+ * StoreUnavailableError; callers fail closed (HTTP 503 `store_unavailable`), never proceed.
  */
 export interface Store {
   /**
-   * Marks `key` used until `expiresAt` (epoch ms), once.
-   * - `fresh`: this call is the one use.
-   * - `used`: someone consumed it before.
+   * Marks `key` used until `life.expiresAt` (epoch ms), once.
+   * - `fresh`: this call is the one use; the marker remembers `tag` when one is given.
+   * - `again`: used before by a call with the same non-empty `tag` (an idempotent retry).
+   * - `used`: used before (without a tag or with another one), or issued before the store can
+   *   vouch for its own memory (`life.issuedAt < since()`): a store that lost its markers must
+   *   not let anything issued before the loss be used again.
    * - `full`: it could not be recorded without dropping a live marker; the caller must refuse
    *   the work (fail closed), never proceed.
    */
-  consume(key: string, expiresAt: number): Promise<ConsumeResult>;
+  consume(key: string, life: Lifetime, tag?: string): Promise<ConsumeResult>;
 
   /**
-   * Adds one to the counter `key` and returns the new count. The counter starts at 1 on first use
-   * and lives `windowMs` from that first use (a fixed window). Counters limit, they guarantee
-   * nothing: a store with no room for a new counter drops the least recently used one (whose
-   * count starts over), never refuses, so a flood of new keys cannot lock every client out.
-   * Whatever must hold strictly (a use cap) belongs in `consume` markers instead.
+   * Adds `by` (default 1, never negative) to the counter `key` and returns the new count. The
+   * counter starts on first use and lives `windowMs` from then (a fixed window); `by = 0` reads
+   * the count (0 when absent) and creates nothing. Counters limit, they guarantee nothing: a
+   * store with no room for a new counter drops the least recently used one (whose count starts
+   * over), never refuses, so a flood of new keys cannot lock every client out. Whatever must
+   * hold strictly (a use cap) belongs in `consume` markers instead.
    */
-  increment(key: string, windowMs: number): Promise<number>;
+  increment(key: string, windowMs: number, by?: number): Promise<number>;
+
+  /**
+   * Appends `item` to the short list under `key`, keeping its newest `cap` items; the list lives
+   * `ttlMs` from its last append. Like counters these are a best-effort memory (duplicate
+   * detection): a full store forgets its least recently used lists.
+   */
+  append(key: string, item: Uint8Array, ttlMs: number, cap: number): Promise<void>;
+
+  /** The live lists under `keys`, in the order of `keys`, oldest item first; [] when absent. */
+  lists(keys: readonly string[]): Promise<Uint8Array[][]>;
+
+  /**
+   * Epoch ms since which this store's memory of markers is whole: its creation for an embedded
+   * store, the last data loss it detected for a server-backed one. `consume` answers `used` for
+   * anything issued before it.
+   */
+  since(): number;
+
+  /** Whether the store answers now (for /healthz and /readyz). Never rejects. */
+  health(): Promise<StoreHealth>;
 
   close(): Promise<void>;
 }
 
-export type ConsumeResult = 'fresh' | 'used' | 'full';
+/** The times of a single-use thing, epoch ms. */
+export interface Lifetime {
+  /** When it was issued (a challenge's creation, a token's iat). */
+  issuedAt: number;
+  /** When it stops being usable: its marker lives until then. */
+  expiresAt: number;
+}
+
+export type ConsumeResult = 'fresh' | 'again' | 'used' | 'full';
+
+export interface StoreHealth {
+  ok: boolean;
+  /** Why not, when not ok. */
+  detail?: string;
+}
+
+/** The store cannot answer now; the request must be refused (HTTP 503 `store_unavailable`). */
+export class StoreUnavailableError extends Error {
+  readonly code = 'store_unavailable';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreUnavailableError';
+  }
+}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bindingFromAddress, checkRateLimit } from '../../src/core/rateLimit.js';
 import { MemoryStore } from '../../src/store/MemoryStore.js';
 import type { Store } from '../../src/store/Store.js';
+import { storeWith } from '../helpers/storeWith.js';
 
 const MINUTE = 60_000;
 const W0 = 28_000_000 * MINUTE; // the start of a window
@@ -22,13 +23,11 @@ describe('checkRateLimit', () => {
   });
 
   it('is off at 0 and never touches the store', async () => {
-    const store: Store = {
-      consume: async () => 'fresh',
+    const store: Store = storeWith({
       increment: async () => {
         throw new Error('must not be called');
       },
-      close: async () => {},
-    };
+    });
     for (let i = 0; i < 5; i++) expect(await checkRateLimit(store, 'verify', 'a', 0)).toEqual({ ok: true });
   });
 

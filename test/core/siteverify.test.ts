@@ -6,14 +6,17 @@ import { issueSessionToken } from '../../src/core/issueSessionToken.js';
 import { siteverify } from '../../src/core/siteverify.js';
 import { MemoryStore } from '../../src/store/MemoryStore.js';
 import type { Store } from '../../src/store/Store.js';
+import { challengeIdAt } from '../helpers/challengeIdAt.js';
+import { storeWith } from '../helpers/storeWith.js';
 
 const SECRET = 'siteverify-test-secret-0123456789abcdef';
 const ring = keyRing(SECRET, []);
 const T0 = Date.UTC(2030, 0, 1, 12, 0, 0);
+const CHALLENGE_ID = challengeIdAt(T0 - 5_000);
 
 function mint(over: Partial<Parameters<typeof issueSessionToken>[1]> = {}, r = ring): string {
   return issueSessionToken(r, {
-    challengeId: '0190aabb-ccdd-0011-2233-445566778899',
+    challengeId: CHALLENGE_ID,
     sessionId: 'sess-1',
     siteKey: 'site-a',
     score: 0.87,
@@ -37,7 +40,7 @@ describe('issueSessionToken', () => {
     expect(protectedHeader).toEqual({ alg: 'HS256', typ: 'JWT', kid: ring.current.kid });
     expect(payload).toEqual({
       typ: 'session',
-      challenge_id: '0190aabb-ccdd-0011-2233-445566778899',
+      challenge_id: CHALLENGE_ID,
       session_id: 'sess-1',
       site_key: 'site-a',
       jti: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
@@ -64,7 +67,7 @@ describe('siteverify', () => {
     expect(await siteverify(d, { token, session_id: 'sess-1' })).toEqual({
       success: true,
       score: 0.87,
-      challenge_id: '0190aabb-ccdd-0011-2233-445566778899',
+      challenge_id: CHALLENGE_ID,
       session_id: 'sess-1',
       site_key: 'site-a',
       challenge_ts: '2030-01-01T12:00:00.000Z',
@@ -81,11 +84,10 @@ describe('siteverify', () => {
 
   it('answers missing_input before any verification', async () => {
     const calls: string[] = [];
-    const spy: Store = {
+    const spy: Store = storeWith({
       consume: async () => (calls.push('consume'), 'fresh'),
       increment: async () => (calls.push('increment'), 1),
-      close: async () => {},
-    };
+    });
     const token = mint();
     for (const input of [
       {},
@@ -158,9 +160,9 @@ describe('siteverify', () => {
   });
 
   it('fails closed when the store is full of live markers', async () => {
-    const store = new MemoryStore({ maxMarkers: 2, maxCounters: 2, now: () => T0 });
-    await store.consume('x', T0 + 3_600_000);
-    await store.consume('y', T0 + 3_600_000);
+    const store = new MemoryStore({ maxMarkers: 2, maxCounters: 2, now: () => T0 - 60_000 });
+    await store.consume('x', { issuedAt: T0, expiresAt: T0 + 3_600_000 });
+    await store.consume('y', { issuedAt: T0, expiresAt: T0 + 3_600_000 });
     const d = { ring, store, now: () => T0 };
     expect(await siteverify(d, { token: mint(), session_id: 'sess-1' })).toEqual({
       success: false,

@@ -4,12 +4,15 @@ import { issueSessionToken } from '../../src/core/issueSessionToken.js';
 import { siteverify } from '../../src/core/siteverify.js';
 import { verifyToken } from '../../src/core/verifyToken.js';
 import { MemoryStore } from '../../src/store/MemoryStore.js';
+import { StoreUnavailableError } from '../../src/store/Store.js';
+import { challengeIdAt } from '../helpers/challengeIdAt.js';
+import { storeWith } from '../helpers/storeWith.js';
 
 const SECRET = 'verify-token-secret-0123456789abcdef';
 
 function mint(secret = SECRET, over: { now?: number; sessionId?: string } = {}): string {
   return issueSessionToken(keyRing(secret, []), {
-    challengeId: 'c-1',
+    challengeId: challengeIdAt(over.now ?? Date.now()),
     sessionId: over.sessionId ?? 'sess-1',
     siteKey: 'site-a',
     score: 0.75,
@@ -53,7 +56,7 @@ describe('verifyToken', () => {
       error: 'token_expired',
     });
     const full = new MemoryStore({ maxMarkers: 1, maxCounters: 1 });
-    await full.consume('other', Date.now() + 3_600_000);
+    await full.consume('other', { issuedAt: Date.now(), expiresAt: Date.now() + 3_600_000 });
     expect(await verifyToken(mint(), { ...opts, store: full })).toEqual({
       valid: false,
       score: 0,
@@ -76,6 +79,33 @@ describe('verifyToken', () => {
     });
   });
 
+  it('refuses a token minted before its store began: a restarted store must not re-open single use', async () => {
+    const before = newStore();
+    const token = mint();
+    expect(await verifyToken(token, { secret: SECRET, sessionId: 'sess-1', store: before })).toMatchObject({ valid: true });
+    await new Promise((r) => setTimeout(r, 5));
+    const restarted = newStore(); // the redemption above is not in its memory
+    expect(await verifyToken(token, { secret: SECRET, sessionId: 'sess-1', store: restarted })).toEqual({
+      valid: false,
+      score: 0,
+      error: 'token_already_used',
+    });
+    expect(await verifyToken(mint(), { secret: SECRET, sessionId: 'sess-1', store: restarted })).toMatchObject({ valid: true });
+  });
+
+  it('answers store_unavailable when the store cannot answer', async () => {
+    const down = storeWith({
+      consume: async () => {
+        throw new StoreUnavailableError('down');
+      },
+    });
+    expect(await verifyToken(mint(), { secret: SECRET, sessionId: 'sess-1', store: down })).toEqual({
+      valid: false,
+      score: 0,
+      error: 'store_unavailable',
+    });
+  });
+
   it('gives exactly one valid among 50 concurrent verifications of one token', async () => {
     const store = newStore();
     const token = mint();
@@ -88,8 +118,8 @@ describe('verifyToken', () => {
 
   it('accepts keys in `secrets` during a rotation and refuses removed ones', async () => {
     const old = { kid: 'v1', value: 'old-secret-for-rotation-0123456789' };
-    const token = mint(old.value);
     const store = newStore();
+    const token = mint(old.value);
     expect(await verifyToken(token, { secret: SECRET, sessionId: 'sess-1', store })).toMatchObject({
       error: 'invalid_token',
     });

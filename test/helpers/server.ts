@@ -48,7 +48,8 @@ export async function startTestServer(
     at: (path) => server.url + path,
     close: async (graceMs) => {
       await server.close(graceMs);
-      await store.close();
+      // A store the caller passed outlives the server (a restart with the same store).
+      if (opts.store === undefined) await store.close();
     },
   };
 }

@@ -56,8 +56,8 @@ describe('POST /challenge', () => {
     const store = server.store;
     const consume = store.consume.bind(store);
     const increment = store.increment.bind(store);
-    store.consume = async (k, e) => (writes.push(k), consume(k, e));
-    store.increment = async (k, w) => (writes.push(k), increment(k, w));
+    store.consume = async (k, life, tag) => (writes.push(k), consume(k, life, tag));
+    store.increment = async (k, w, by) => (writes.push(k), increment(k, w, by));
     try {
       for (let i = 0; i < 20; i++) await postJson(server.at('/challenge'), { site_key: 's' });
     } finally {

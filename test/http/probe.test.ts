@@ -188,7 +188,7 @@ describe('/probe/arm attempt markers', () => {
     const consumed: string[] = [];
     const consume = store.consume.bind(store);
     const increment = store.increment.bind(store);
-    store.consume = async (k, e) => (consumed.push(k), consume(k, e));
+    store.consume = async (k, life, tag) => (consumed.push(k), consume(k, life, tag));
     store.increment = async () => {
       throw new Error('arming must not use a counter');
     };

@@ -14,6 +14,7 @@ import { defaultConfig } from '../../src/config.js';
 import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
 import { defaultTable } from '../../src/core/scoring/ScoringTable.js';
 import { TraceFingerprints } from '../../src/core/scoring/TraceFingerprints.js';
+import { MemoryStore } from '../../src/store/MemoryStore.js';
 import { scoreSubmission } from '../../src/core/scoring/scoreSubmission.js';
 import { UNSCORED } from '../../src/core/verify/checkScore.js';
 import type { MazeParams, RawEvent } from '../../src/kernel/types.js';
@@ -70,10 +71,12 @@ async function replays(ch: Challenge, events: RawEvent[]): Promise<boolean> {
 /** The score the calibrated scorer gives `events` on `ch` with an empty duplicate memory. */
 async function offlineScore(ch: Challenge, events: RawEvent[], probeReactionsMs: number[] = []): Promise<number> {
   const kernel = await testKernel();
-  return scoreSubmission(
-    { kernel, fingerprints: new TraceFingerprints() },
+  const fresh = new MemoryStore({ maxMarkers: 10, maxCounters: 10 });
+  const r = await scoreSubmission(
+    { kernel, fingerprints: new TraceFingerprints(fresh) },
     { maze: mazeOf(ch), cellSize: ch.cell_size, events: kernel.packEvents(events), rawEvents: events, probeReactionsMs, threshold },
-  ).score;
+  );
+  return r.score;
 }
 
 /**

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/store/MemoryStore.js';
+import { StoreUnavailableError } from '../../src/store/Store.js';
+import { storeWith } from '../helpers/storeWith.js';
 import { buildSubmission, postJson } from '../helpers/client.js';
 import { startTestServer } from '../helpers/server.js';
 
@@ -184,18 +186,20 @@ describe('key rotation', () => {
     const t = (await postJson(before.at('/verify'), buildSubmission(before.kernel, ch1, { sessionId: 'x' }))).body.token;
     await before.close();
 
-    const rotated = await startTestServer({ signingSecret: newSecret, signingKeys: [{ kid: 'old', value: oldSecret }] });
+    // The same store across the restart: what a restarted store refuses is tested in verifyToken.
+    const rotated = await startTestServer({ signingSecret: newSecret, signingKeys: [{ kid: 'old', value: oldSecret }] }, { store });
     try {
       expect((await postJson(rotated.at('/verify'), buildSubmission(rotated.kernel, ch2))).body.success).toBe(true);
       expect((await postJson(rotated.at('/siteverify'), { token: t, session_id: 'x' })).body.success).toBe(true);
     } finally {
       await rotated.close();
     }
-    const removed = await startTestServer({ signingSecret: newSecret });
+    const removed = await startTestServer({ signingSecret: newSecret }, { store });
     try {
       expect((await postJson(removed.at('/verify'), buildSubmission(removed.kernel, ch3))).body.error_code).toBe('challenge_not_found');
     } finally {
       await removed.close();
+      await store.close();
     }
   });
 });
@@ -211,6 +215,40 @@ describe('fail closed', () => {
       const r = await postJson(s.at('/verify'), buildSubmission(s.kernel, b));
       expect(r.status).toBe(503);
       expect(r.body).toEqual({ success: false, score: 0, error_code: 'store_unavailable' });
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe('listening', () => {
+  it('refuses a port another server holds instead of sharing it', async () => {
+    const first = await startTestServer();
+    try {
+      await expect(startTestServer({ port: first.port })).rejects.toThrow(`127.0.0.1:${first.port}`);
+      expect((await fetch(first.at('/healthz'))).status).toBe(200);
+    } finally {
+      await first.close();
+    }
+  });
+});
+
+describe('store unavailable', () => {
+  it('answers 503 store_unavailable, never 500, while the store cannot answer', async () => {
+    const down = storeWith({
+      consume: async () => {
+        throw new StoreUnavailableError('down');
+      },
+    });
+    const s = await startTestServer({}, { store: down });
+    try {
+      const r = await postJson(s.at('/siteverify'), { token: 'x.y.z', session_id: 's' });
+      expect(r.status).toBe(200); // a malformed token never reaches the store
+      const ch = (await postJson(s.at('/challenge'), { site_key: 's' })).body;
+      expect(ch.id).toBeTypeOf('string'); // issuing writes nothing: it works without the store
+      const v = await postJson(s.at('/verify'), buildSubmission(s.kernel, ch));
+      expect(v.status).toBe(503);
+      expect(v.body).toMatchObject({ success: false, error_code: 'store_unavailable' });
     } finally {
       await s.close();
     }

@@ -38,3 +38,8 @@ export function parseId(text: string): Buffer | undefined {
   if (!ID_PATTERN.test(text)) return undefined;
   return Buffer.from(text.replaceAll('-', ''), 'hex');
 }
+
+/** The creation time (epoch ms) an id carries in the clear, or undefined for a malformed id. */
+export function createdAtOf(text: string): number | undefined {
+  return parseId(text)?.readUIntBE(0, 6);
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RawEvent } from '../../kernel/types.js';
-import type { ConsumeResult, Store } from '../../store/Store.js';
+import type { Lifetime, Store } from '../../store/Store.js';
 import { authenticateChallengeId } from '../challenge/authenticateChallengeId.js';
 import type { CoreContext } from '../challenge/context.js';
 import { deriveChallenge } from '../challenge/deriveChallenge.js';
@@ -46,7 +46,7 @@ export async function armProbe(ctx: CoreContext, input: ArmInput): Promise<ArmRe
 
   // Spent only by a trace that reaches the trigger: each attempt is one ticket (one tap), and a
   // flood of junk arms writes nothing.
-  const attempt = await takeArmAttempt(ctx.store, `probe-arm:${challenge.id}:${probe.id}`, challenge.expiresAt);
+  const attempt = await takeArmAttempt(ctx.store, `probe-arm:${challenge.id}:${probe.id}`, { issuedAt: challenge.createdAt, expiresAt: challenge.expiresAt });
   if (attempt === 'used') return { ok: false, failure: failure('probe_attempts_exceeded') };
   if (attempt === 'full') return { ok: false, failure: failure('store_unavailable') };
 
@@ -71,10 +71,10 @@ export async function armProbe(ctx: CoreContext, input: ArmInput): Promise<ArmRe
  * could not record one. Markers, not a counter: the cap is strict on every node sharing the
  * store, and a full store refuses rather than forgets.
  */
-async function takeArmAttempt(store: Store, key: string, expiresAt: number): Promise<ConsumeResult> {
+async function takeArmAttempt(store: Store, key: string, life: Lifetime): Promise<'fresh' | 'used' | 'full'> {
   for (let n = 1; n <= MAX_ARM_ATTEMPTS; n++) {
-    const r = await store.consume(`${key}:${n}`, expiresAt);
-    if (r !== 'used') return r;
+    const r = await store.consume(`${key}:${n}`, life);
+    if (r === 'fresh' || r === 'full') return r;
   }
   return 'used';
 }

@@ -35,8 +35,8 @@ export async function completeProbe(ctx: CoreContext, input: CompleteInput): Pro
   if (!auth.ok) return auth;
   if (now > ticket.deadline_at) return { ok: false, failure: failure('ticket_expired') };
 
-  const used = await ctx.store.consume(`probe-ticket:${ticket.jti}`, ticket.deadline_at);
-  if (used === 'used') return { ok: false, failure: failure('ticket_already_used') };
+  const used = await ctx.store.consume(`probe-ticket:${ticket.jti}`, { issuedAt: ticket.armed_at, expiresAt: ticket.deadline_at });
+  if (used === 'used' || used === 'again') return { ok: false, failure: failure('ticket_already_used') };
   if (used === 'full') return { ok: false, failure: failure('store_unavailable') };
 
   const reactionMs = ctx.now() - ticket.armed_at;

@@ -1,9 +1,7 @@
-import { LRUCache } from 'lru-cache';
-import { SHAPE_POINTS } from '../../kernel/features.js';
+import { SHAPE_SIZE, SHAPE_POINTS } from '../../kernel/features.js';
+import type { Store } from '../../store/Store.js';
 
 export interface FingerprintOptions {
-  /** Most buckets kept (each holds a few shapes). */
-  max?: number;
   /** How long an accepted trace is remembered (ms). */
   ttlMs?: number;
   /** Largest difference of a timing sample between copies of one trace. */
@@ -16,47 +14,46 @@ export interface FingerprintOptions {
 const KEY_SAMPLES = [3, 8, 13, 18] as const;
 const KEY_STEP = 0.125;
 const BUCKET_CAP = 32;
+const KEY_PREFIX = 'trace:';
 
 /**
- * A bounded memory of recently accepted traces, by their kernel shape (timing curve, then
- * progress curve). Both curves ignore translation, scale and uniform re-timing, and the timing
- * curve ignores the maze, so a trace replayed on another maze still matches. Copies must agree
- * closely on timing and loosely on progress; the measured gap between copies and distinct
- * people is in the calibration notes.
+ * A memory of recently accepted traces, by their kernel shape (timing curve, then progress
+ * curve), kept in the store so every thread, process and node sharing it sees the same traces.
+ * Both curves ignore translation, scale and uniform re-timing, and the timing curve ignores the
+ * maze, so a trace replayed on another maze still matches. Copies must agree closely on timing
+ * and loosely on progress; the measured gap between copies and distinct people is in the
+ * calibration notes. Looking up and remembering are two steps: two copies submitted at the same
+ * instant can both pass; a later one cannot.
  */
 export class TraceFingerprints {
-  private readonly buckets: LRUCache<string, Float32Array[]>;
-  private readonly timingTolerance: number;
-  private readonly progressTolerance: number;
+  readonly #store: Store;
+  readonly #ttlMs: number;
+  readonly #timingTolerance: number;
+  readonly #progressTolerance: number;
 
-  constructor(options: FingerprintOptions = {}) {
-    this.timingTolerance = options.timingTolerance ?? 0.006;
-    this.progressTolerance = options.progressTolerance ?? 0.15;
-    this.buckets = new LRUCache({ max: options.max ?? 20_000, ttl: options.ttlMs ?? 15 * 60_000 });
+  constructor(store: Store, options: FingerprintOptions = {}) {
+    this.#store = store;
+    this.#ttlMs = options.ttlMs ?? 15 * 60_000;
+    this.#timingTolerance = options.timingTolerance ?? 0.006;
+    this.#progressTolerance = options.progressTolerance ?? 0.15;
   }
 
   /** True when a near-copy of `shape` was remembered. */
-  has(shape: ArrayLike<number>): boolean {
+  async has(shape: ArrayLike<number>): Promise<boolean> {
     if (!usable(shape)) return false;
-    for (const key of this.keys(shape, true)) {
-      if (this.buckets.get(key)?.some((s) => this.near(s, shape))) return true;
-    }
-    return false;
+    const lists = await this.#store.lists(this.#keys(shape, true));
+    return lists.some((list) => list.some((bytes) => this.#near(decodeShape(bytes), shape)));
   }
 
-  remember(shape: ArrayLike<number>): void {
+  async remember(shape: ArrayLike<number>): Promise<void> {
     if (!usable(shape)) return;
-    const key = this.keys(shape, false)[0]!;
-    const bucket = this.buckets.get(key) ?? [];
-    if (bucket.length >= BUCKET_CAP) bucket.shift();
-    bucket.push(Float32Array.from(shape));
-    this.buckets.set(key, bucket);
+    await this.#store.append(this.#keys(shape, false)[0]!, encodeShape(shape), this.#ttlMs, BUCKET_CAP);
   }
 
   /** The shape's bucket, and with `neighbours` every bucket a near-copy could fall in. */
-  private keys(shape: ArrayLike<number>, neighbours: boolean): string[] {
-    const reach = neighbours ? this.timingTolerance / KEY_STEP : 0;
-    let keys = [''];
+  #keys(shape: ArrayLike<number>, neighbours: boolean): string[] {
+    const reach = neighbours ? this.#timingTolerance / KEY_STEP : 0;
+    let keys = [KEY_PREFIX];
     for (const i of KEY_SAMPLES) {
       const v = shape[i]! / KEY_STEP;
       const q = Math.floor(v);
@@ -68,9 +65,9 @@ export class TraceFingerprints {
     return keys;
   }
 
-  private near(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
-    for (let i = 0; i < 2 * SHAPE_POINTS; i++) {
-      const tolerance = i < SHAPE_POINTS ? this.timingTolerance : this.progressTolerance;
+  #near(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+    for (let i = 0; i < SHAPE_SIZE; i++) {
+      const tolerance = i < SHAPE_POINTS ? this.#timingTolerance : this.#progressTolerance;
       if (!(Math.abs(a[i]! - b[i]!) <= tolerance)) return false;
     }
     return true;
@@ -79,5 +76,21 @@ export class TraceFingerprints {
 
 /** Traces without duration or path have an all-zero shape and are not fingerprinted. */
 function usable(shape: ArrayLike<number>): boolean {
-  return shape.length >= 2 * SHAPE_POINTS && shape[2 * SHAPE_POINTS - 1]! > 0;
+  return shape.length >= SHAPE_SIZE && shape[SHAPE_SIZE - 1]! > 0;
+}
+
+/** A shape as little-endian float32 bytes, the same on every node. */
+function encodeShape(shape: ArrayLike<number>): Uint8Array {
+  const bytes = new Uint8Array(4 * SHAPE_SIZE);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < SHAPE_SIZE; i++) view.setFloat32(4 * i, shape[i]!, true);
+  return bytes;
+}
+
+function decodeShape(bytes: Uint8Array): Float64Array {
+  const shape = new Float64Array(SHAPE_SIZE).fill(NaN);
+  if (bytes.byteLength !== 4 * SHAPE_SIZE) return shape; // never near anything
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = 0; i < SHAPE_SIZE; i++) shape[i] = view.getFloat32(4 * i, true);
+  return shape;
 }

@@ -35,13 +35,13 @@ export interface ScoreResult {
  * table of the inferred input type, lowered by implausibly fast probe reactions. A near-copy
  * of a recently accepted trace scores 0; a trace scoring at least the threshold is remembered.
  */
-export function scoreSubmission(deps: ScoreDeps, input: ScoreInput): ScoreResult {
+export async function scoreSubmission(deps: ScoreDeps, input: ScoreInput): Promise<ScoreResult> {
   const table = deps.table ?? defaultTable;
   const inputType = inferInputType(input.rawEvents);
   const { values, shape } = deps.kernel.features(input.maze, input.events, input.cellSize);
-  const duplicate = deps.fingerprints.has(shape);
+  const duplicate = await deps.fingerprints.has(shape);
   const logit = featureLogit(table.types[inputType], values) + probeLogit(table, input.probeReactionsMs ?? []);
   const score = duplicate ? 0 : sigmoid(logit);
-  if (!duplicate && score >= (input.threshold ?? table.threshold)) deps.fingerprints.remember(shape);
+  if (!duplicate && score >= (input.threshold ?? table.threshold)) await deps.fingerprints.remember(shape);
   return { score, inputType, duplicate };
 }

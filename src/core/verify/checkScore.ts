@@ -26,10 +26,10 @@ export const UNSCORED = 1;
  * - enforce: a near-copy of a recently accepted trace is duplicate_trace, a score below
  *   SCORE_THRESHOLD is behavioral_rejected; otherwise the token carries the measured score.
  */
-export function checkScore(ctx: CoreContext, input: ScoreCheckInput): ScoreCheck {
+export async function checkScore(ctx: CoreContext, input: ScoreCheckInput): Promise<ScoreCheck> {
   const { mode, threshold } = ctx.config.scoring;
   if (mode === 'off') return { ok: true, score: UNSCORED };
-  const r = scoreSubmission(
+  const r = await scoreSubmission(
     { kernel: ctx.kernel, fingerprints: ctx.fingerprints },
     {
       maze: input.maze,

@@ -53,8 +53,8 @@ export async function verifySubmission(ctx: CoreContext, input: VerifyInput, ori
   if (!auth.ok) return auth;
   const { challenge } = auth;
 
-  const consumed = await ctx.store.consume(`challenge:${challenge.id}`, challenge.expiresAt);
-  if (consumed === 'used') return fail('challenge_not_found', 'challenge already used');
+  const consumed = await ctx.store.consume(`challenge:${challenge.id}`, { issuedAt: challenge.createdAt, expiresAt: challenge.expiresAt });
+  if (consumed !== 'fresh' && consumed !== 'full') return fail('challenge_not_found', 'challenge already used');
   if (consumed === 'full') return fail('store_unavailable');
 
   const derived = derivedFromMac(challenge.mac, config.probeProbability);
@@ -85,7 +85,7 @@ export async function verifySubmission(ctx: CoreContext, input: VerifyInput, ori
   });
   if (webauthn !== undefined) return { ok: false, failure: webauthn };
 
-  const scored = checkScore(ctx, { siteKey: input.site_key, maze, events: input.events, packed, probeReactionsMs });
+  const scored = await checkScore(ctx, { siteKey: input.site_key, maze, events: input.events, packed, probeReactionsMs });
   if (!scored.ok) return scored;
   const { score } = scored;
 

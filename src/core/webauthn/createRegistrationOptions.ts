@@ -66,6 +66,8 @@ export async function createRegistrationOptions(
       stable_id: stableId,
       challenge: options.challenge,
       iat: Math.floor(now / 1000),
+      // Milliseconds: the store refuses sessions issued before its memory began (Store.since).
+      issued_at: now,
       exp: Math.floor((now + REGISTRATION_TTL_MS) / 1000),
     },
     ring.current,

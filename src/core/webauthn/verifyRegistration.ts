@@ -21,6 +21,7 @@ interface RegistrationSession {
   siteKey: string;
   stableId: string;
   challenge: string;
+  issuedAt: number;
   expiresAt: number;
 }
 
@@ -44,10 +45,10 @@ export async function verifyRegistration(
   if (session === undefined) return reject('registration_session_not_found');
   if (session.expiresAt <= now) return reject('registration_session_not_found', 'expired');
   const use = await store
-    .consume(`webauthn:registration:${session.jti}`, session.expiresAt)
+    .consume(`webauthn:registration:${session.jti}`, { issuedAt: session.issuedAt, expiresAt: session.expiresAt })
     .catch(() => 'full' as const);
   if (use === 'full') return reject('store_unavailable');
-  if (use === 'used') return reject('registration_session_not_found', 'already used');
+  if (use !== 'fresh') return reject('registration_session_not_found', 'already used');
 
   let info;
   let alg: unknown;
@@ -90,15 +91,16 @@ function readSession(sessionId: string, ring: KeyRing): RegistrationSession | un
   if (typeof sessionId !== 'string') return undefined;
   const token = readToken(sessionId, ring, REGISTRATION_TOKEN_TYPE);
   if (!token.ok) return undefined;
-  const { jti, site_key, stable_id, challenge, exp } = token.claims;
+  const { jti, site_key, stable_id, challenge, issued_at, exp } = token.claims;
   if (
     typeof jti !== 'string' ||
     typeof site_key !== 'string' ||
     typeof stable_id !== 'string' ||
     typeof challenge !== 'string' ||
+    typeof issued_at !== 'number' ||
     typeof exp !== 'number'
   ) {
     return undefined;
   }
-  return { jti, siteKey: site_key, stableId: stable_id, challenge, expiresAt: exp * 1000 };
+  return { jti, siteKey: site_key, stableId: stable_id, challenge, issuedAt: issued_at, expiresAt: exp * 1000 };
 }

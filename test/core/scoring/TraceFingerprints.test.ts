@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { SHAPE_POINTS } from '../../../src/kernel/features.js';
 import { TraceFingerprints } from '../../../src/core/scoring/TraceFingerprints.js';
+import { MemoryStore } from '../../../src/store/MemoryStore.js';
+
+const newStore = () => new MemoryStore({ maxMarkers: 10, maxCounters: 10 });
 
 /** A shape: timing curve t^a, progress curve t^b (both rising from 0 to 1). */
 function shape(a: number, b: number): Float64Array {
@@ -13,40 +16,40 @@ function shape(a: number, b: number): Float64Array {
   return s;
 }
 
-describe('TraceFingerprints', () => {
-  it('matches a remembered shape and its near-copies, not a different trace', () => {
-    const fp = new TraceFingerprints();
+describe('TraceFingerprints', async () => {
+  it('matches a remembered shape and its near-copies, not a different trace', async () => {
+    const fp = new TraceFingerprints(newStore());
     const original = shape(1.3, 0.8);
-    expect(fp.has(original)).toBe(false);
-    fp.remember(original);
-    expect(fp.has(original)).toBe(true);
+    expect(await fp.has(original)).toBe(false);
+    await fp.remember(original);
+    expect(await fp.has(original)).toBe(true);
     const copy = original.map((v, i) => v + (i < SHAPE_POINTS ? 0.004 : 0.1) * (i % 2 ? 1 : -1));
-    expect(fp.has(copy)).toBe(true);
-    expect(fp.has(shape(1.4, 0.8))).toBe(false);
+    expect(await fp.has(copy)).toBe(true);
+    expect(await fp.has(shape(1.4, 0.8))).toBe(false);
     // Same timing, different progress: a different trace.
-    expect(fp.has(shape(1.3, 2))).toBe(false);
+    expect(await fp.has(shape(1.3, 2))).toBe(false);
   });
 
-  it('finds copies that fall across a bucket boundary', () => {
-    const fp = new TraceFingerprints();
+  it('finds copies that fall across a bucket boundary', async () => {
+    const fp = new TraceFingerprints(newStore());
     const original = shape(1, 1);
     // Sample 3 sits at 0.1458; move the original just under the 0.125 boundary.
     original[3] = 0.1249;
-    fp.remember(original);
+    await fp.remember(original);
     const copy = Float64Array.from(original);
     copy[3] = 0.1275;
-    expect(fp.has(copy)).toBe(true);
+    expect(await fp.has(copy)).toBe(true);
   });
 
-  it('ignores empty shapes and stays bounded', () => {
-    const fp = new TraceFingerprints({ max: 1 });
+  it('ignores empty shapes and stays bounded', async () => {
+    const fp = new TraceFingerprints(new MemoryStore({ maxMarkers: 1, maxCounters: 1, maxLists: 1 }));
     const empty = new Float64Array(2 * SHAPE_POINTS);
-    fp.remember(empty);
-    expect(fp.has(empty)).toBe(false);
+    await fp.remember(empty);
+    expect(await fp.has(empty)).toBe(false);
     const first = shape(1, 1), second = shape(2, 1);
-    fp.remember(first);
-    fp.remember(second);
-    expect(fp.has(second)).toBe(true);
-    expect(fp.has(first)).toBe(false);
+    await fp.remember(first);
+    await fp.remember(second);
+    expect(await fp.has(second)).toBe(true);
+    expect(await fp.has(first)).toBe(false);
   });
 });

@@ -28,7 +28,7 @@ describe.skipIf(!present)('acceptance at the default threshold (held-out users, 
     kernel = await kernelWithFeatures();
     traces = every(splitTraces(dataFile).heldOut, 2);
     data = buildDataset(kernel, traces, 11, 250, 8, 12);
-    report = evaluate(kernel, defaultTable, data, defaultTable.threshold).report;
+    report = (await evaluate(kernel, defaultTable, data, defaultTable.threshold)).report;
     ({ native, throttle33 } = report.humans);
   });
 

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultTable } from '../../../src/core/scoring/ScoringTable.js';
+import { MemoryStore } from '../../../src/store/MemoryStore.js';
 import { TraceFingerprints } from '../../../src/core/scoring/TraceFingerprints.js';
 import { inferInputType } from '../../../src/core/scoring/inferInputType.js';
 import { parseScoringConfig } from '../../../src/core/scoring/parseScoringConfig.js';
@@ -30,7 +31,9 @@ function keyboardSolve(gap: (i: number) => number): RawEvent[] {
   });
 }
 
-function score(events: RawEvent[], fingerprints = new TraceFingerprints(), probeReactionsMs?: number[]) {
+const newFingerprints = () => new TraceFingerprints(new MemoryStore({ maxMarkers: 10, maxCounters: 10 }));
+
+function score(events: RawEvent[], fingerprints = newFingerprints(), probeReactionsMs?: number[]) {
   return scoreSubmission(
     { kernel, fingerprints },
     { maze, cellSize: 40, events: packEvents(events), rawEvents: events, ...(probeReactionsMs ? { probeReactionsMs } : {}) },
@@ -40,54 +43,54 @@ function score(events: RawEvent[], fingerprints = new TraceFingerprints(), probe
 const humanGaps = [180, 260, 140, 420, 210, 330, 190, 650, 240, 170, 300, 220];
 
 describe('scoreSubmission', () => {
-  it('accepts a person solving with arrow keys, whatever input_type claims', () => {
+  it('accepts a person solving with arrow keys, whatever input_type claims', async () => {
     const events = keyboardSolve((i) => humanGaps[i % humanGaps.length]!);
     const claimed = events.map((e) => ({ ...e, input_type: 'mouse' }));
-    const r = score(claimed);
+    const r = await score(claimed);
     expect(r.inputType).toBe('keyboard');
     expect(r.duplicate).toBe(false);
     expect(r.score).toBeGreaterThanOrEqual(defaultTable.threshold);
   });
 
-  it('rejects keystrokes at a machine-regular rhythm', () => {
-    const r = score(keyboardSolve(() => 100));
+  it('rejects keystrokes at a machine-regular rhythm', async () => {
+    const r = await score(keyboardSolve(() => 100));
     expect(r.inputType).toBe('keyboard');
     expect(r.score).toBeLessThan(defaultTable.threshold);
   });
 
-  it('rejects scripted pointer movers', () => {
+  it('rejects scripted pointer movers', async () => {
     const rng = new Rng(99);
     for (const family of ['linear', 'bezier', 'minjerk', 'windmouse'] as const) {
-      const r = score(botEvents(family, rng, kernel.generateMaze(maze)));
+      const r = await score(botEvents(family, rng, kernel.generateMaze(maze)));
       expect(r.inputType).toBe('mouse');
       expect(r.score, family).toBeLessThan(defaultTable.threshold);
     }
   });
 
-  it('scores a copy of an accepted trace 0, even shifted in time and re-timed', () => {
-    const fingerprints = new TraceFingerprints();
+  it('scores a copy of an accepted trace 0, even shifted in time and re-timed', async () => {
+    const fingerprints = newFingerprints();
     const events = keyboardSolve((i) => humanGaps[i % humanGaps.length]!);
-    expect(score(events, fingerprints).score).toBeGreaterThanOrEqual(defaultTable.threshold);
+    expect((await score(events, fingerprints)).score).toBeGreaterThanOrEqual(defaultTable.threshold);
     const copy = events.map((e) => ({ ...e, t: 5000 + e.t * 1.1 }));
-    const again = score(copy, fingerprints);
+    const again = await score(copy, fingerprints);
     expect(again.duplicate).toBe(true);
     expect(again.score).toBe(0);
-    const other = score(keyboardSolve((i) => humanGaps[(i + 5) % humanGaps.length]!), fingerprints);
+    const other = await score(keyboardSolve((i) => humanGaps[(i + 5) % humanGaps.length]!), fingerprints);
     expect(other.duplicate).toBe(false);
   });
 
-  it('does not remember rejected traces', () => {
-    const fingerprints = new TraceFingerprints();
+  it('does not remember rejected traces', async () => {
+    const fingerprints = newFingerprints();
     const regular = keyboardSolve(() => 100);
-    score(regular, fingerprints);
-    expect(score(regular, fingerprints).duplicate).toBe(false);
+    await score(regular, fingerprints);
+    expect((await score(regular, fingerprints)).duplicate).toBe(false);
   });
 
-  it('lowers the score for probe reactions faster than a person can react', () => {
+  it('lowers the score for probe reactions faster than a person can react', async () => {
     const events = keyboardSolve((i) => humanGaps[i % humanGaps.length]!);
-    const base = score(events).score;
-    expect(score(events, new TraceFingerprints(), [700, 1200]).score).toBeCloseTo(base, 12);
-    const fast = score(events, new TraceFingerprints(), [40]).score;
+    const base = (await score(events)).score;
+    expect((await score(events, newFingerprints(), [700, 1200])).score).toBeCloseTo(base, 12);
+    const fast = (await score(events, newFingerprints(), [40])).score;
     expect(fast).toBeLessThan(defaultTable.threshold);
   });
 });
