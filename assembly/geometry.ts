@@ -14,9 +14,9 @@ let spanX: f64 = 0;
 let spanY: f64 = 0;
 let pixW: f64 = 0;
 let pixH: f64 = 0;
-// Maze fractions of the last mapped event.
-let lastMx: f64 = 0;
-let lastMy: f64 = 0;
+// Maze fractions of the last mapped event (replay reads them as the walk's anchor).
+export let lastMx: f64 = 0;
+export let lastMy: f64 = 0;
 
 /** False when the cell size is not finite in (0, 1000]. */
 export function setCanvas(w: i32, h: i32, cellSize: f64): bool {

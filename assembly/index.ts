@@ -9,17 +9,18 @@
 //   the exports that read them (replay, ...). Exports never modify the events, so several
 //   exports can read one copy in turn.
 // - Bytes from EVENTS + count * 32 upwards are scratch: replay writes its recorded cells
-//   there (u16 cell indices at pathPtr(count)); a new export may use them too, after
-//   ensureHeap(end), and must not keep anything there across calls.
+//   there (u16 cell indices; their address is one of its results); a new export may use them
+//   too, after ensureHeap(end), and must not keep anything there across calls.
 // - Small inputs (challenge text, hash chunks) go in the I/O buffer at ioPtr(), IO_CAP bytes;
 //   calls returning several numbers put them as f64 at resultPtr(); digests go to digestPtr().
 // - No export traps on bad arguments: they return a negative code instead.
 
-export { ioPtr, resultPtr, digestPtr, eventsPtr, pathPtr, IO_CAP, MAX_EVENTS } from './memory';
+export { ioPtr, resultPtr, digestPtr, eventsPtr, IO_CAP, MAX_EVENTS } from './memory';
 export { mulberry32 } from './prng';
 export { generateMaze, profileMaze, wallsPtr, solutionPtr } from './maze';
 export { mapEvent } from './geometry';
 export { replay } from './replay';
+export { segmentCells, segmentPtr } from './segment';
 export { sha256Init, sha256Update, sha256Final, leadingZeroBits } from './sha256';
 export { powCheck, powSolve } from './pow';
 export * from './features';

@@ -43,8 +43,8 @@ export function ensureHeap(end: usize): bool {
 }
 
 /**
- * Reserves room for `count` packed events (and the replay path after them) and returns
- * the events pointer, or 0 when count is out of range or memory cannot grow.
+ * Reserves room for `count` packed events (and replay's plain-walk cells after them) and
+ * returns the events pointer, or 0 when count is out of range or memory cannot grow.
  */
 export function eventsPtr(count: i32): usize {
   if (count < 0 || count > MAX_EVENTS) return 0;
@@ -52,7 +52,10 @@ export function eventsPtr(count: i32): usize {
   return ensureHeap(end) ? EVENTS : 0;
 }
 
-/** Where replay writes its recorded cells (u16 cell indices) for a call over `count` events. */
+/**
+ * Where replay's scratch begins for a call over `count` events: the plain walk's cells (u16, at
+ * most one per event), then the segment walk's (replay grows memory for them as needed).
+ */
 export function pathPtr(count: i32): usize {
   return EVENTS + <usize>count * EVENT_BYTES;
 }

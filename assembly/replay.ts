@@ -1,25 +1,20 @@
 // Path replay (kernel.md section 4) over the packed events in memory.
 import { EVENTS, EVENT_BYTES, MAX_EVENTS, ensureHeap, pathPtr, setResult } from './memory';
-import { WALL_E, WALL_N, WALL_S, WALL_W, ensureMaze, wallAt } from './maze';
-import { eventCell, setCanvas } from './geometry';
-
-/** True when cell b is an orthogonal neighbour of a with no wall between them. */
-@inline function openStep(a: i32, b: i32, w: i32): bool {
-  const walls = wallAt(a);
-  const d = b - a;
-  if (d == 1) return b % w != 0 && (walls & WALL_E) == 0;
-  if (d == -1) return a % w != 0 && (walls & WALL_W) == 0;
-  if (d == w) return (walls & WALL_S) == 0;
-  if (d == -w) return (walls & WALL_N) == 0;
-  return false;
-}
+import { ensureMaze } from './maze';
+import { eventCell, lastMx, lastMy, setCanvas } from './geometry';
+import { MAX_SEGMENT_CELLS, openStep, walkSegment } from './segment';
 
 /**
  * Replays `count` packed events (at EVENTS) over the maze. `trigger` < 0 selects the
  * /verify rules; otherwise the strict probe prefix ending on cell index `trigger`.
- * Recorded cells (u16 indices) go to pathPtr(count); results [valid, cellCount,
- * firstStartIndex]. Returns the cell count, or -1 for bad parameters.
- * Events are taken in arrival order; timestamps are not consulted.
+ * Results [valid, cellCount, firstStartIndex, cellsPtr]: the recorded cells are u16 indices at
+ * cellsPtr (in the scratch after the events). Returns the cell count, or -1 for bad parameters
+ * or when memory cannot grow. Events are taken in arrival order; timestamps are not consulted.
+ *
+ * /verify runs two walks in one pass: the segment walk (rules 1 to 3) and the plain walk
+ * (rules 1 and 2, every other cell noise). The path is valid when either ends on the exit with
+ * at least two cells; the cells reported are the segment walk's, unless only the plain walk is
+ * valid. The probe prefix runs the segment walk alone, strictly.
  */
 export function replay(count: i32, seed: u32, w: i32, h: i32, d: f64, cellSize: f64, trigger: i32): i32 {
   if (count < 0 || count > MAX_EVENTS) return -1;
@@ -27,33 +22,81 @@ export function replay(count: i32, seed: u32, w: i32, h: i32, d: f64, cellSize: 
   if (!setCanvas(w, h, cellSize)) return -1;
   const n = w * h;
   if (trigger >= n) return -1;
-  const path = pathPtr(count);
-  if (!ensureHeap(path + (<usize>count << 1))) return -1;
+  // The plain walk records at most one cell per event; the segment walk's cells follow, in a
+  // region grown as it fills (a segment adds up to MAX_SEGMENT_CELLS).
+  const plain = pathPtr(count);
+  const path = plain + (<usize>count << 1);
+  let capacity: i32 = count + MAX_SEGMENT_CELLS;
+  if (!ensureHeap(path + (<usize>capacity << 1))) return -1;
   const exit = n - 1;
-  let recorded: i32 = 0;
-  let firstStart: i32 = -1;
-  let last: i32 = -1;
-  let ok = true;
   const probe = trigger >= 0;
+  let recorded: i32 = 0;
+  let last: i32 = -1;
+  let ax: f64 = 0;
+  let ay: f64 = 0;
+  let plainCount: i32 = 0;
+  let plainLast: i32 = -1;
+  let firstStart: i32 = -1;
+  let ok = true;
   for (let i = 0; i < count; i++) {
     const p = EVENTS + <usize>i * EVENT_BYTES;
     const c = eventCell(load<f64>(p), load<f64>(p, 8), load<f64>(p, 24));
     if (c < 0) continue;
     if (firstStart < 0 && c == 0) firstStart = i;
-    if (probe) {
-      if (c == last) continue;
-      if (last < 0 ? c != 0 : !openStep(last, c, w)) ok = false;
-    } else {
-      if (firstStart < 0 || c == last) continue;
-      if (last >= 0 && !openStep(last, c, w)) continue;
+    if (!probe) {
+      if (firstStart < 0) continue;
+      if (c != plainLast && (plainLast < 0 || openStep(plainLast, c, w))) {
+        store<u16>(plain + (<usize>plainCount << 1), <u16>c);
+        plainCount++;
+        plainLast = c;
+      }
     }
-    store<u16>(path + (<usize>recorded << 1), <u16>c);
-    recorded++;
+    if (c == last) {
+      ax = lastMx;
+      ay = lastMy;
+      continue;
+    }
+    if (recorded + MAX_SEGMENT_CELLS > capacity) {
+      capacity = max(capacity << 1, recorded + MAX_SEGMENT_CELLS);
+      if (!ensureHeap(path + (<usize>capacity << 1))) return -1;
+    }
+    const at = path + (<usize>recorded << 1);
+    if (last < 0 || openStep(last, c, w)) {
+      // The first cell (the start, or in a probe prefix whatever comes first), or rule 2.
+      if (probe && last < 0 && c != 0) ok = false;
+      store<u16>(at, <u16>c);
+      recorded++;
+    } else {
+      const steps = walkSegment(ax, ay, lastMx, lastMy, w, h, at);
+      if (steps > 0) {
+        recorded += steps;
+      } else if (probe) {
+        ok = false;
+        store<u16>(at, <u16>c);
+        recorded++;
+      } else {
+        continue; // noise: nothing moves
+      }
+    }
     last = c;
+    ax = lastMx;
+    ay = lastMy;
   }
-  const valid = recorded >= 2 && (probe ? ok && last == trigger : last == exit);
+  let cells = path;
+  let valid: bool;
+  if (probe) {
+    valid = ok && recorded >= 2 && last == trigger;
+  } else {
+    valid = recorded >= 2 && last == exit;
+    if (!valid && plainCount >= 2 && plainLast == exit) {
+      valid = true;
+      cells = plain;
+      recorded = plainCount;
+    }
+  }
   setResult(0, valid ? 1.0 : 0.0);
   setResult(1, <f64>recorded);
   setResult(2, <f64>firstStart);
+  setResult(3, <f64>cells);
   return recorded;
 }

@@ -32,6 +32,28 @@ function trace(k: Kernel, maze: MazeParams, solution: readonly Cell[], count: nu
   return events;
 }
 
+/** `count` events at the centres of every other solution cell (turn cells kept), repeated. */
+function strideTrace(solution: readonly Cell[], maze: MazeParams, count: number): RawEvent[] {
+  const kept = solution.filter((c, i) => i % 2 === 0 || i === solution.length - 1 || (solution[i - 1]!.x !== solution[i + 1]!.x && solution[i - 1]!.y !== solution[i + 1]!.y));
+  const w = maze.width * CELL + 40;
+  const h = maze.height * CELL + 64;
+  return Array.from({ length: count }, (_, i) => {
+    const c = kept[Math.min(kept.length - 1, Math.floor((i * kept.length) / count))]!;
+    return { x: (20 + (c.x + 0.5) * CELL) / w, y: (20 + (c.y + 0.5) * CELL) / h, t: i * 16, type: i === 0 ? 'down' : 'move' };
+  });
+}
+
+/** The start, then `count` events alternating between the far ends of the maze's first row and column. */
+function bounceTrace(maze: MazeParams, count: number): RawEvent[] {
+  const w = maze.width * CELL + 40;
+  const h = maze.height * CELL + 64;
+  const far = [
+    { x: (20 + 0.5 * CELL) / w, y: (20 + (maze.height - 0.5) * CELL) / h },
+    { x: (20 + (maze.width - 0.5) * CELL) / w, y: (20 + 0.5 * CELL) / h },
+  ];
+  return Array.from({ length: count + 1 }, (_, i) => (i === 0 ? { x: 21 / w, y: 21 / h, t: 0, type: 'down' } : { ...far[i % 2]!, t: i * 16, type: 'move' }));
+}
+
 function statsRow(task: Task, extra: Record<string, number | string> = {}): Row {
   const r = task.result;
   if (r.state !== 'completed') throw new Error(`${task.name}: ${r.state === 'errored' ? r.error.message : r.state}`);
@@ -87,6 +109,19 @@ export async function runKernelBench(): Promise<Section> {
   let freshSeed = 1000;
   bench.add('replay 2000 events, new 8x8 maze each call', () => {
     k.replay({ ...maze, seed: freshSeed++ }, events2000, CELL, { kind: 'verify' });
+  });
+
+  // A fast stroke: 2,000 events along the solution, every other cell seen (each jump is filled
+  // by the segment walk); and 20,000 events jumping between far cells of the largest maze, each
+  // a segment walk tried from the start until it meets a wall.
+  const strided = k.packEvents(strideTrace(solution, maze, 2000));
+  bench.add('replay 2000 events, jumps over a cell filled', () => {
+    k.replay(maze, strided, CELL, { kind: 'verify' });
+  });
+  const big = { seed: 5, width: 32, height: 32, difficulty: 0.5 };
+  const bouncing = k.packEvents(bounceTrace(big, 20000));
+  bench.add('replay 20000 events jumping across 32x32 (a segment walk tried each time)', () => {
+    k.replay(big, bouncing, CELL, { kind: 'verify' });
   });
 
   let nonce = 0;

@@ -1,6 +1,8 @@
 // The person's trace, walked as the server replays it (kernel.md section 4), one event at a
-// time so the widget can draw the route and notice the exit and probe trigger cells.
-import { WALL_E, WALL_N, WALL_S, WALL_W, type Cell, type Maze, type RawEvent } from '../kernel/types.js';
+// time so the widget can draw the route and notice the exit and probe trigger cells. A jump
+// between two events is filled by the kernel's own segment walk, the one the server runs.
+import { WALL_E, WALL_N, WALL_S, WALL_W, type Cell, type Kernel, type MappedPoint, type Maze, type MazePoint, type RawEvent } from '../kernel/types.js';
+import { surfaceFractionOf, type Surface } from './geometry.js';
 
 export type StepKind = 'ignored' | 'same' | 'noise' | 'step';
 
@@ -27,51 +29,121 @@ export function openStep(maze: Maze, a: Cell, b: Cell): boolean {
 
 const same = (a: Cell, b: Cell): boolean => a.x === b.x && a.y === b.y;
 
+/** The part of the kernel a trace walks with. */
+export type TraceKernel = Pick<Kernel, 'walkSegment' | 'mapEvent'>;
+
 export class Trace {
   /** Every recorded event, raw, in arrival order: what /verify receives. */
   readonly events: RawEvent[] = [];
   /** Cells from the start to where the trace is now, backtracking removed: what is drawn. */
   readonly route: Cell[] = [];
-  /** Indices of the events forming the strict walk (start first, no noise): a probe arm prefix. */
+  /** Indices of the events forming the walk (start first, no noise): a probe arm prefix. */
   private readonly walk: number[] = [];
+  /** Where the walk stands: the last recorded cell. */
   last: Cell | null = null;
+  /** The point the next segment starts from (the last event that was not noise). */
+  private anchor: MazePoint | null = null;
+  /** The last step when it crossed more than one cell: its segment and the cells before its end. */
+  private jump: { from: MazePoint; to: MazePoint; through: Cell[] } | null = null;
+  /** The plain walk (rules 1 and 2 only): the server also accepts a trace it ends on the exit. */
+  private plainLast: Cell | null = null;
 
-  constructor(readonly maze: Maze) {}
+  constructor(
+    readonly maze: Maze,
+    private readonly surface: Surface,
+    private readonly kernel: TraceKernel,
+  ) {}
 
   get started(): boolean {
     return this.last !== null;
   }
 
+  /** True when the server's replay would accept the trace as it stands. */
   get atExit(): boolean {
-    return this.last !== null && same(this.last, this.maze.exit);
+    return (this.last !== null && same(this.last, this.maze.exit)) || (this.plainLast !== null && same(this.plainLast, this.maze.exit));
   }
 
-  /** Records an event; `cell` is where replay maps it, or null for types replay ignores. */
-  add(event: RawEvent, cell: Cell | null): StepKind {
+  /** Records an event; `point` is where replay maps it, or null for types replay ignores. */
+  add(event: RawEvent, point: MappedPoint | null): StepKind {
     const index = this.events.push(event) - 1;
-    if (cell === null) return 'ignored';
-    if (this.last === null) {
+    if (point === null) return 'ignored';
+    const cell = point.cell;
+    if (this.last === null || this.anchor === null || this.plainLast === null) {
       if (!same(cell, this.maze.start)) return 'ignored';
-      this.last = cell;
+      this.last = this.plainLast = cell;
+      this.anchor = point;
       this.route.push(cell);
       this.walk.push(index);
       return 'step';
     }
+    if (!same(cell, this.plainLast) && openStep(this.maze, this.plainLast, cell)) this.plainLast = cell;
     if (same(cell, this.last)) {
+      this.anchor = point;
       this.walk.push(index);
       return 'same';
     }
-    if (!openStep(this.maze, this.last, cell)) return 'noise';
+    // Rule 2 is the one-step case of the segment walk: a neighbour through an open side.
+    const crossed = this.kernel.walkSegment(this.maze, this.anchor, point);
+    if (crossed === null) return 'noise';
+    this.jump = crossed.length > 1 ? { from: this.anchor, to: point, through: crossed.slice(0, -1) } : null;
+    for (const c of crossed) {
+      const back = this.route[this.route.length - 2];
+      if (back && same(back, c)) this.route.pop();
+      else this.route.push(c);
+    }
     this.last = cell;
+    this.anchor = point;
     this.walk.push(index);
-    const back = this.route[this.route.length - 2];
-    if (back && same(back, cell)) this.route.pop();
-    else this.route.push(cell);
     return 'step';
   }
 
-  /** The events of the strict walk so far, for /probe/arm. */
+  /** The events of the walk so far, for /probe/arm. */
   walkEvents(): RawEvent[] {
     return this.walk.map((i) => this.events[i]!);
   }
+
+  /**
+   * A probe arm prefix ending on `cell`, or null: the walk's events when the walk stands on it;
+   * when the last step jumped through it, the walk's events before that step and a point of the
+   * step's segment inside `cell` (the pointer passed there; the server's strict walk along the
+   * same segment stops there).
+   */
+  prefixTo(cell: Cell): RawEvent[] | null {
+    if (this.last !== null && same(this.last, cell)) return this.walkEvents();
+    if (this.jump === null || !this.jump.through.some((c) => same(c, cell))) return null;
+    const before = this.walk.slice(0, -1).map((i) => this.events[i]!);
+    const final = this.events[this.walk.at(-1)!]!;
+    const { from, to } = this.jump;
+    const f = midpointInside(from, to, cell, this.maze);
+    if (f === null) return null;
+    const point = { mx: from.mx + (to.mx - from.mx) * f, my: from.my + (to.my - from.my) * f };
+    const at = final.type === 'keydown' ? { x: point.mx, y: point.my } : surfaceFractionOf(this.surface, point);
+    const t0 = before.at(-1)?.t ?? final.t;
+    const event: RawEvent = { ...final, x: at.x, y: at.y, t: t0 + (final.t - t0) * f };
+    const landed = this.kernel.mapEvent(this.maze, this.surface.cell, event.x, event.y, event.type);
+    if (landed === null || !same(landed.cell, cell)) return null;
+    return [...before, event];
+  }
+}
+
+/** The middle (0..1 along from -> to) of the stretch of the segment inside `cell`, or null. */
+function midpointInside(from: MazePoint, to: MazePoint, cell: Cell, maze: Maze): number | null {
+  let enter = 0;
+  let leave = 1;
+  const axes = [
+    [from.mx, to.mx, cell.x / maze.width, (cell.x + 1) / maze.width],
+    [from.my, to.my, cell.y / maze.height, (cell.y + 1) / maze.height],
+  ] as const;
+  for (const [a, b, lo, hi] of axes) {
+    const d = b - a;
+    if (d === 0) {
+      if (a < lo || a >= hi) return null;
+      continue;
+    }
+    const t0 = (lo - a) / d;
+    const t1 = (hi - a) / d;
+    enter = Math.max(enter, Math.min(t0, t1));
+    leave = Math.min(leave, Math.max(t0, t1));
+  }
+  return enter < leave ? (enter + leave) / 2 : null;
 }

@@ -1,10 +1,10 @@
 // The widget's life: fetch a challenge, draw its maze with the kernel, record the trace while
 // the proof of work runs in a worker, handle probes and passkeys, sign, submit, and put the
 // token in the form. Every async step checks it still belongs to the current challenge.
-import type { Cell, Kernel, Maze, RawEvent } from '../kernel/types.js';
+import type { Cell, Kernel, MappedPoint, Maze, RawEvent } from '../kernel/types.js';
 import { Api, type Challenge, type Probe } from './api.js';
 import { drawScene, sizeCanvas } from './draw.js';
-import { cellAtFraction, cellAtMazeFraction, mazeFractionOfCentre, surfaceOf, type Surface } from './geometry.js';
+import { mazeFractionOfCentre, surfaceOf, type Surface } from './geometry.js';
 import { compileKernel, instantiateKernel } from './kernel.js';
 import { assertPasskey, passkeysAvailable } from './passkey.js';
 import { PowSolver } from './pow.js';
@@ -150,7 +150,7 @@ export class Widget {
       challenge: c,
       maze,
       surface,
-      trace: new Trace(maze),
+      trace: new Trace(maze, surface, this.kernel.kernel),
       t0: performance.now(),
       pow: this.solver.solve(this.kernel.module, c.pow_challenge, c.pow_difficulty, (tried) => {
         if (gen === this.generation) this.setBar(powProgress(tried, c.pow_difficulty));
@@ -242,13 +242,13 @@ export class Widget {
     if (rect.width === 0 || rect.height === 0) return;
     const x = round((e.clientX - rect.left) / rect.width, 5);
     const y = round((e.clientY - rect.top) / rect.height, 5);
-    const cell = type === 'up' ? null : cellAtFraction(r.surface, x, y);
-    if (type === 'move' && r.trace.events.length >= EVENT_CAP && cell && r.trace.last && same(cell, r.trace.last)) return;
+    const point = this.kernel!.kernel.mapEvent(r.maze, r.surface.cell, x, y, type);
+    if (type === 'move' && r.trace.events.length >= EVENT_CAP && point && r.trace.last && same(point.cell, r.trace.last)) return;
     const pointerType = e.pointerType === 'touch' || e.pointerType === 'pen' ? e.pointerType : 'mouse';
     const event: RawEvent = { x, y, t: round(e.timeStamp - r.t0, 1), type, pointer_type: pointerType, coalesced_count: coalesced };
     r.trail.push({ x: x * r.surface.width, y: y * r.surface.height });
     if (r.trail.length > TRAIL) r.trail.shift();
-    this.record(event, cell);
+    this.record(event, point);
   }
 
   private onKey(e: KeyboardEvent, type: 'keydown' | 'keyup'): void {
@@ -288,12 +288,12 @@ export class Widget {
     const r = this.round!;
     const f = mazeFractionOfCentre(r.surface, at);
     const event: RawEvent = { x: round(f.x, 6), y: round(f.y, 6), t: round(timeStamp - r.t0, 1), type, key };
-    this.record(event, type === 'keydown' ? cellAtMazeFraction(r.surface, event.x, event.y) : null);
+    this.record(event, this.kernel!.kernel.mapEvent(r.maze, r.surface.cell, event.x, event.y, type));
   }
 
-  private record(event: RawEvent, cell: Cell | null): void {
+  private record(event: RawEvent, point: MappedPoint | null): void {
     const r = this.round!;
-    const kind = r.trace.add(event, cell);
+    const kind = r.trace.add(event, point);
     this.redraw();
     if (kind !== 'step') return;
     if (this.cursor && r.trace.last) this.cursor = r.trace.last;
@@ -302,7 +302,10 @@ export class Widget {
       if (event.type !== 'keydown') this.setStatus(this.texts.tracing);
     }
     const probe = r.probes[0];
-    if (probe && same(r.trace.last!, probe.trigger_cell)) return void this.runProbe(probe);
+    // A fast stroke may cross the trigger cell between two events: the prefix then ends on a
+    // point of that stroke inside it.
+    const prefix = probe ? r.trace.prefixTo(probe.trigger_cell) : null;
+    if (probe && prefix) return void this.runProbe(probe, prefix);
     if (r.trace.atExit) void this.submit();
   }
 
@@ -320,7 +323,7 @@ export class Widget {
 
   // --- probes ------------------------------------------------------------------------------
 
-  private async runProbe(probe: Probe): Promise<void> {
+  private async runProbe(probe: Probe, prefix: RawEvent[]): Promise<void> {
     const r = this.round!;
     const gen = this.generation;
     const keyboard = this.cursor !== null;
@@ -332,7 +335,7 @@ export class Widget {
       site_key: this.options.siteKey,
       session_id: this.options.sessionId,
       probe_id: probe.id,
-      events: r.trace.walkEvents(),
+      events: prefix,
     });
     if (gen !== this.generation) return;
     if (!armed.ok) return this.fail(armed.code);

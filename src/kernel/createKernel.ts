@@ -12,7 +12,7 @@ import {
   type MazeProfile,
   type PowSearch,
 } from './types.js';
-import { checkBytes, checkCellSize, checkInteger, checkMaze, checkNonce, checkSize, checkTrigger } from './validate.js';
+import { checkBytes, checkCellSize, checkInteger, checkMaze, checkNonce, checkPoint, checkSize, checkTrigger } from './validate.js';
 import { WasmKernel } from './wasmKernel.js';
 
 function cellsAt(words: Uint16Array, ptr: number, count: number, width: number): Cell[] {
@@ -90,9 +90,17 @@ export function kernelFromInstance(instance: WebAssembly.Instance): Kernel {
       if (recorded < 0) throw new KernelInputError('events', 'the kernel refused the replay');
       return {
         valid: wasm.resultAt(0) === 1,
-        cells: cellsAt(wasm.words(), ex.pathPtr(count) >>> 0, recorded, maze.width),
+        cells: cellsAt(wasm.words(), wasm.resultAt(3), recorded, maze.width),
         firstStartIndex: wasm.resultAt(2),
       };
+    },
+
+    walkSegment(maze, from, to) {
+      checkMaze(maze);
+      checkPoint('from', from);
+      checkPoint('to', to);
+      const n = ex.segmentCells(maze.seed, maze.width, maze.height, maze.difficulty, from.mx, from.my, to.mx, to.my);
+      return n < 0 ? null : cellsAt(wasm.words(), ex.segmentPtr() >>> 0, n, maze.width);
     },
 
     sha256(data) {

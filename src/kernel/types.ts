@@ -95,7 +95,7 @@ export type ReplayMode = { kind: 'verify' } | { kind: 'probe'; trigger: Cell };
 
 export interface ReplayResult {
   valid: boolean;
-  /** Cells recorded by the walk, start first. */
+  /** Cells recorded by the walk, start first; in verify mode and in a valid probe prefix, consecutive cells are open neighbours. */
   cells: Cell[];
   /** Index (in the packed events) of the first event in the start cell, or -1. */
   firstStartIndex: number;
@@ -117,12 +117,15 @@ export interface PowSearch {
   next: number;
 }
 
-/** Where one event lands, as replay maps it. */
-export interface MappedPoint {
-  cell: Cell;
-  /** Maze fractions in [0, 1]. */
+/** A point in maze fractions: (0, 0) the maze's top-left corner, (1, 1) its bottom-right. */
+export interface MazePoint {
   mx: number;
   my: number;
+}
+
+/** Where one event lands, as replay maps it (maze fractions clamped into [0, 1]). */
+export interface MappedPoint extends MazePoint {
+  cell: Cell;
 }
 
 export interface Kernel {
@@ -141,10 +144,19 @@ export interface Kernel {
    * Replays packed events over the maze with the canvas geometry of `cellSize` (kernel.md 3-4).
    * Events count in arrival order (`t` is not consulted, so unsorted times change nothing);
    * events with a non-finite x or y are skipped; finite out-of-range coordinates clamp to the
-   * edge cells. In verify mode the final cell decides: a walk that leaves the exit is valid
-   * only if it comes back to it.
+   * edge cells. A jump between two events is filled by the segment walk when every cell it
+   * crosses is open. In verify mode the final cell decides: a walk that leaves the exit is
+   * valid only if it comes back to it; a trace the plain walk (no segment filling) accepts is
+   * accepted too, and then its cells are the plain walk's.
    */
   replay(maze: MazeParams, events: PackedEvents, cellSize: number, mode: ReplayMode): ReplayResult;
+  /**
+   * The segment walk of replay's rule 3 on its own (kernel.md 4), for walking a trace one event
+   * at a time: the cells the straight segment `from` -> `to` crosses after `from`'s cell, ending
+   * with `to`'s cell ([] when they share one), or null when a step meets a wall. Coordinates are
+   * clamped into [0, 1].
+   */
+  walkSegment(maze: MazeParams, from: MazePoint, to: MazePoint): Cell[] | null;
   sha256(data: Uint8Array): Uint8Array;
   leadingZeroBits(digest: Uint8Array): number;
   /** Checks a proof of work (kernel.md section 5). */

@@ -5,6 +5,7 @@ import {
   MIN_MAZE_SIDE,
   type Cell,
   type MazeParams,
+  type MazePoint,
 } from './types.js';
 
 // Checks of the wrapper: each refuses with the name of the field at fault.
@@ -49,6 +50,13 @@ export function checkTrigger(trigger: Cell, width: number, height: number): numb
   const x = checkInteger('trigger', trigger.x, 0, width - 1);
   const y = checkInteger('trigger', trigger.y, 0, height - 1);
   return y * width + x;
+}
+
+/** A point in maze fractions; finite coordinates (the kernel clamps them into [0, 1]). */
+export function checkPoint(field: string, point: MazePoint): void {
+  if (point === null || typeof point !== 'object' || !Number.isFinite(point.mx) || !Number.isFinite(point.my)) {
+    throw new KernelInputError(field, `${field} must be {mx, my} with finite numbers`);
+  }
 }
 
 export function checkBytes(field: string, data: Uint8Array, maxLength: number): void {

@@ -9,7 +9,6 @@ export interface KernelExports {
   resultPtr(): number;
   digestPtr(): number;
   eventsPtr(count: number): number;
-  pathPtr(count: number): number;
   mulberry32(seed: number, count: number): number;
   generateMaze(seed: number, width: number, height: number, difficulty: number): number;
   profileMaze(seed: number, width: number, height: number, difficulty: number): number;
@@ -17,6 +16,8 @@ export interface KernelExports {
   solutionPtr(): number;
   mapEvent(width: number, height: number, cellSize: number, x: number, y: number, code: number): number;
   replay(count: number, seed: number, width: number, height: number, difficulty: number, cellSize: number, trigger: number): number;
+  segmentCells(seed: number, width: number, height: number, difficulty: number, ax: number, ay: number, bx: number, by: number): number;
+  segmentPtr(): number;
   sha256Init(): void;
   sha256Update(length: number): number;
   sha256Final(): number;

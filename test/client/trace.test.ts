@@ -1,10 +1,12 @@
 // The widget's incremental walk must agree with the kernel's replay, which the server runs:
-// same final cell and validity for /verify, and its strict walk must arm a probe.
+// same final cell and validity for /verify, a drawn route that never crosses a wall, and walk
+// events (or a prefix through a cell a fast stroke crossed) that arm a probe.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cellAtFraction, cellAtMazeFraction, surfaceOf } from '../../src/client/geometry.js';
+import { surfaceOf } from '../../src/client/geometry.js';
 import { Trace } from '../../src/client/trace.js';
 import { loadKernel } from '../../src/kernel/index.js';
-import type { Cell, Kernel, RawEvent } from '../../src/kernel/types.js';
+import type { Cell, Kernel, Maze, RawEvent } from '../../src/kernel/types.js';
+import { wallViolations } from '../kernel/helpers/referenceReplay.js';
 
 let kernel: Kernel;
 beforeAll(async () => {
@@ -22,17 +24,28 @@ function rng(seed: number): () => number {
   };
 }
 
-/** A wandering stream: mostly neighbouring cells (through walls too), some jumps, some keys. */
-function stream(rand: () => number, w: number, h: number, cell: number, n: number): RawEvent[] {
+/**
+ * A wandering stream: mostly neighbouring cells (through walls too), runs of 2 to 4 cells along
+ * open passages between two events (fast strokes), some jumps anywhere, some keys.
+ */
+function stream(rand: () => number, maze: Maze, cell: number, n: number): RawEvent[] {
+  const { width: w, height: h } = maze;
   const s = surfaceOf(w, h, cell);
   const events: RawEvent[] = [];
   let at: Cell = { x: Math.floor(rand() * 2), y: Math.floor(rand() * 2) };
+  const dirs = [[1, 0, 4], [-1, 0, 8], [0, 1, 2], [0, -1, 1]] as const;
   for (let i = 0; i < n; i++) {
     const r = rand();
-    if (r < 0.08) at = { x: Math.floor(rand() * w), y: Math.floor(rand() * h) };
-    else if (r < 0.7) {
-      const d = [[1, 0], [-1, 0], [0, 1], [0, -1]][Math.floor(rand() * 4)]!;
-      at = { x: Math.min(w - 1, Math.max(0, at.x + d[0]!)), y: Math.min(h - 1, Math.max(0, at.y + d[1]!)) };
+    if (r < 0.06) at = { x: Math.floor(rand() * w), y: Math.floor(rand() * h) };
+    else if (r < 0.3) {
+      for (let k = 2 + Math.floor(rand() * 3); k > 0; k--) {
+        const open = dirs.filter(([, , bit]) => (maze.walls[at.y * w + at.x]! & bit) === 0);
+        const d = open[Math.floor(rand() * open.length)]!;
+        at = { x: at.x + d[0], y: at.y + d[1] };
+      }
+    } else if (r < 0.75) {
+      const d = dirs[Math.floor(rand() * 4)]!;
+      at = { x: Math.min(w - 1, Math.max(0, at.x + d[0])), y: Math.min(h - 1, Math.max(0, at.y + d[1])) };
     }
     if (rand() < 0.15) {
       events.push({ x: (at.x + 0.5) / w, y: (at.y + 0.5) / h, t: i * 30, type: 'keydown', key: 'ArrowRight' });
@@ -46,16 +59,12 @@ function stream(rand: () => number, w: number, h: number, cell: number, n: numbe
   return events;
 }
 
-function walk(maze: ReturnType<Kernel['generateMaze']>, events: RawEvent[], cell: number): { trace: Trace; steps: number } {
-  const s = surfaceOf(maze.width, maze.height, cell);
-  const trace = new Trace(maze);
-  let steps = 0;
+function walk(maze: Maze, events: RawEvent[], cell: number, onStep?: (trace: Trace) => void): Trace {
+  const trace = new Trace(maze, surfaceOf(maze.width, maze.height, cell), kernel);
   for (const e of events) {
-    const c =
-      e.type === 'move' || e.type === 'down' ? cellAtFraction(s, e.x, e.y) : e.type === 'keydown' ? cellAtMazeFraction(s, e.x, e.y) : null;
-    if (trace.add(e, c) === 'step') steps++;
+    if (trace.add(e, kernel.mapEvent(maze, cell, e.x, e.y, e.type)) === 'step') onStep?.(trace);
   }
-  return { trace, steps };
+  return trace;
 }
 
 describe('Trace', () => {
@@ -63,38 +72,71 @@ describe('Trace', () => {
     const rand = rng(7);
     let valid = 0;
     let armed = 0;
+    let crossedTriggers = 0;
     for (let i = 0; i < 400; i++) {
       const w = 2 + Math.floor(rand() * 9);
       const h = 2 + Math.floor(rand() * 9);
       const cell = [40, 24, 57][i % 3]!;
       const maze = kernel.generateMaze({ seed: Math.floor(rand() * 2 ** 32), width: w, height: h, difficulty: rand() });
-      const events = stream(rand, w, h, cell, 20 + Math.floor(rand() * 300));
-      const { trace, steps } = walk(maze, events, cell);
+      const events = stream(rand, maze, cell, 20 + Math.floor(rand() * 300));
+      let steps = 0;
+      const trace = walk(maze, events, cell, (t) => {
+        steps++;
+        // Every cell a step passed through before its end arms a probe there, as the server checks.
+        for (let y = 0; y < h; y++) {
+          for (let x = 0; x < w; x++) {
+            if (t.last!.x === x && t.last!.y === y) continue;
+            const prefix = t.prefixTo({ x, y });
+            if (prefix === null) continue;
+            crossedTriggers++;
+            expect(kernel.replay(maze, kernel.packEvents(prefix), cell, { kind: 'probe', trigger: { x, y } }).valid).toBe(true);
+          }
+        }
+      });
       const replay = kernel.replay(maze, kernel.packEvents(events), cell, { kind: 'verify' });
-      expect(trace.last).toEqual(replay.cells.at(-1) ?? null);
-      expect(trace.atExit && replay.cells.length >= 2).toBe(replay.valid);
+      expect(trace.atExit).toBe(replay.valid);
+      if (!replay.valid) expect(trace.last).toEqual(replay.cells.at(-1) ?? null);
+      expect(wallViolations(maze, trace.route)).toEqual([]);
       if (replay.valid) valid++;
 
       if (steps >= 2) {
         armed++;
         const arm = kernel.replay(maze, kernel.packEvents(trace.walkEvents()), cell, { kind: 'probe', trigger: trace.last! });
         expect(arm.valid).toBe(true);
-        expect(arm.cells.length).toBe(steps);
+        expect(arm.cells.at(-1)).toEqual(trace.last);
       }
     }
     expect(valid).toBeGreaterThan(5);
     expect(armed).toBeGreaterThan(100);
+    expect(crossedTriggers).toBeGreaterThan(100);
   });
 
   it('follows the solution to the exit, drawing the route without backtracks', () => {
     const maze = kernel.generateMaze({ seed: 12345, width: 8, height: 8, difficulty: 0.3 });
     const s = surfaceOf(8, 8, 40);
-    const trace = new Trace(maze);
+    const trace = new Trace(maze, s, kernel);
     const sol = maze.solution;
     const centre = (c: Cell): RawEvent => ({ x: (20 + (c.x + 0.5) * 40) / s.width, y: (20 + (c.y + 0.5) * 40) / s.height, t: 0, type: 'move' });
+    const add = (c: Cell) => trace.add(centre(c), kernel.mapEvent(maze, 40, centre(c).x, centre(c).y));
     // Start, step forward, step back, then the whole solution.
-    for (const c of [sol[0]!, sol[1]!, sol[0]!, ...sol]) trace.add(centre(c), c);
+    for (const c of [sol[0]!, sol[1]!, sol[0]!, ...sol]) add(c);
     expect(trace.atExit).toBe(true);
     expect(trace.route).toEqual(sol);
+  });
+
+  it('draws a fast stroke along a corridor cell by cell', () => {
+    const maze = kernel.generateMaze({ seed: 12345, width: 8, height: 8, difficulty: 0.3 });
+    const s = surfaceOf(8, 8, 40);
+    const trace = new Trace(maze, s, kernel);
+    const sol = maze.solution;
+    // Every other cell of the solution where it runs straight; each turn cell is kept.
+    const kept = sol.filter((c, i) => i === 0 || i === sol.length - 1 || i % 2 === 0 || sol[i - 1]!.x !== sol[i + 1]!.x && sol[i - 1]!.y !== sol[i + 1]!.y);
+    expect(kept.length).toBeLessThan(sol.length);
+    for (const c of kept) {
+      const e = { x: (20 + (c.x + 0.5) * 40) / s.width, y: (20 + (c.y + 0.5) * 40) / s.height, t: 0, type: 'move' };
+      trace.add(e, kernel.mapEvent(maze, 40, e.x, e.y));
+    }
+    expect(trace.route).toEqual(sol);
+    expect(trace.atExit).toBe(true);
   });
 });

@@ -73,7 +73,9 @@ describe.skipIf(!present)('acceptance at the default threshold (held-out users, 
       // The movers trace the corridors: they fail on the score, not on the path.
       expect(rates.replay.rate, family).toBeGreaterThanOrEqual(0.9);
     }
-    expect(report.families.replay!.endToEnd.rate).toBeLessThanOrEqual(0.02);
+    // End to end, a source's first copy is a person's own movement and may pass; no later copy may.
+    const sources = new Set(data.replays.map((s) => s.user)).size;
+    expect(Math.round(report.families.replay!.endToEnd.rate * data.replays.length)).toBeLessThanOrEqual(sources);
     expect(report.replayRepeats.rate).toBeLessThanOrEqual(0.02);
   });
 });

@@ -1,0 +1,191 @@
+// An independent JavaScript replay written from kernel.md sections 3 and 4, to check the wasm
+// kernel against. It shares no code with the kernel and finds the crossed cells differently:
+// it lists every grid line the segment meets, sorts the crossings by where they happen, and
+// pairs an x and a y crossing at the same place into a corner.
+import type { Cell, RawEvent } from '../../../src/kernel/types.js';
+
+const N = 1;
+const S = 2;
+const E = 4;
+const W = 8;
+
+/** Same tolerance as the kernel: crossings this close (|dx| + |dy| cells apart) are one corner. */
+export const CORNER_TOLERANCE = 1e-9;
+
+export interface ReferenceMaze {
+  walls: Uint8Array;
+  width: number;
+  height: number;
+}
+
+interface Point {
+  cell: number;
+  /** Position in cell units: maze fraction times the side. */
+  x: number;
+  y: number;
+}
+
+const clamp01 = (v: number): number => (v < 0 ? 0 : v > 1 ? 1 : v);
+
+/** kernel.md section 3, for the event types replay keeps; null for the others. */
+export function referencePoint(maze: ReferenceMaze, cellSize: number, e: RawEvent): Point | null {
+  if (e === null || typeof e !== 'object') return null;
+  const { x, y, type } = e;
+  if (typeof x !== 'number' || typeof y !== 'number' || !Number.isFinite(x) || !Number.isFinite(y)) return null;
+  let mx: number;
+  let my: number;
+  if (type === 'move' || type === 'down') {
+    mx = clamp01((x * (maze.width * cellSize + 40) - 20) / (maze.width * cellSize));
+    my = clamp01((y * (maze.height * cellSize + 64) - 20) / (maze.height * cellSize));
+  } else if (type === 'keydown') {
+    mx = clamp01(x);
+    my = clamp01(y);
+  } else {
+    return null;
+  }
+  const px = mx * maze.width;
+  const py = my * maze.height;
+  const cx = Math.min(Math.floor(px), maze.width - 1);
+  const cy = Math.min(Math.floor(py), maze.height - 1);
+  return { cell: cy * maze.width + cx, x: px, y: py };
+}
+
+/** True when a and b are orthogonal neighbours with no wall between them. */
+export function referenceOpen(maze: ReferenceMaze, a: number, b: number): boolean {
+  const w = maze.width;
+  const ax = a % w;
+  const ay = Math.floor(a / w);
+  const bx = b % w;
+  const by = Math.floor(b / w);
+  if (by < 0 || by >= maze.height || bx < 0 || bx >= w) return false;
+  const walls = maze.walls[a]!;
+  if (ay === by && bx === ax + 1) return (walls & E) === 0;
+  if (ay === by && bx === ax - 1) return (walls & W) === 0;
+  if (ax === bx && by === ay + 1) return (walls & S) === 0;
+  if (ax === bx && by === ay - 1) return (walls & N) === 0;
+  return false;
+}
+
+/** The cells crossed after `from`'s, or null when a step meets a wall. */
+export function referenceSegment(maze: ReferenceMaze, from: Point, to: Point): number[] | null {
+  const w = maze.width;
+  const fx = from.cell % w;
+  const fy = Math.floor(from.cell / w);
+  const tx = to.cell % w;
+  const ty = Math.floor(to.cell / w);
+  const dx = to.x - from.x;
+  const dy = to.y - from.y;
+  const crossings: { t: number; axis: 'x' | 'y' }[] = [];
+  // Leaving column k for k+1 crosses the line x = k+1; leaving it for k-1 crosses x = k.
+  for (let k = fx; k !== tx; k += Math.sign(tx - fx)) {
+    crossings.push({ t: ((tx > fx ? k + 1 : k) - from.x) / dx, axis: 'x' });
+  }
+  for (let k = fy; k !== ty; k += Math.sign(ty - fy)) {
+    crossings.push({ t: ((ty > fy ? k + 1 : k) - from.y) / dy, axis: 'y' });
+  }
+  crossings.sort((a, b) => a.t - b.t);
+  const span = Math.abs(dx) + Math.abs(dy);
+  const stepX = Math.sign(tx - fx);
+  const stepY = Math.sign(ty - fy) * w;
+  const out: number[] = [];
+  let at = from.cell;
+  for (let i = 0; i < crossings.length; i++) {
+    const c = crossings[i]!;
+    const next = crossings[i + 1];
+    if (next && next.axis !== c.axis && Math.abs(next.t - c.t) * span <= CORNER_TOLERANCE) {
+      const diagonal = at + stepX + stepY;
+      const via = [at + stepX, at + stepY].find((v) => referenceOpen(maze, at, v) && referenceOpen(maze, v, diagonal));
+      if (via === undefined) return null;
+      out.push(via, diagonal);
+      at = diagonal;
+      i++;
+      continue;
+    }
+    const step = at + (c.axis === 'x' ? stepX : stepY);
+    if (!referenceOpen(maze, at, step)) return null;
+    out.push(step);
+    at = step;
+  }
+  return out;
+}
+
+export interface ReferenceResult {
+  valid: boolean;
+  cells: Cell[];
+  firstStartIndex: number;
+}
+
+const toCell = (maze: ReferenceMaze, c: number): Cell => ({ x: c % maze.width, y: Math.floor(c / maze.width) });
+
+/** The /verify walk from the first event in the start cell; `segments` false is the plain walk. */
+function verifyWalk(maze: ReferenceMaze, points: (Point | null)[], segments: boolean): { cells: number[]; first: number } {
+  const first = points.findIndex((p) => p !== null && p.cell === 0);
+  if (first < 0) return { cells: [], first };
+  const cells = [0];
+  let last = 0;
+  let anchor = points[first]!;
+  for (const p of points.slice(first + 1)) {
+    if (p === null) continue;
+    if (p.cell === last) {
+      anchor = p;
+    } else if (referenceOpen(maze, last, p.cell)) {
+      cells.push(p.cell);
+      last = p.cell;
+      anchor = p;
+    } else if (segments) {
+      const crossed = referenceSegment(maze, anchor, p);
+      if (crossed === null) continue;
+      cells.push(...crossed);
+      last = p.cell;
+      anchor = p;
+    }
+  }
+  return { cells, first };
+}
+
+/** kernel.md section 4: /verify (trigger undefined) or the strict probe prefix ending on `trigger`. */
+export function referenceReplay(maze: ReferenceMaze, cellSize: number, events: readonly RawEvent[], trigger?: Cell): ReferenceResult {
+  const points = events.map((e) => referencePoint(maze, cellSize, e));
+  const exit = maze.width * maze.height - 1;
+  if (trigger === undefined) {
+    const seg = verifyWalk(maze, points, true);
+    const plain = verifyWalk(maze, points, false);
+    const ends = (cells: number[]) => cells.length >= 2 && cells.at(-1) === exit;
+    const chosen = !ends(seg.cells) && ends(plain.cells) ? plain.cells : seg.cells;
+    return { valid: ends(seg.cells) || ends(plain.cells), cells: chosen.map((c) => toCell(maze, c)), firstStartIndex: seg.first };
+  }
+  // Strict: consecutive duplicates collapsed, every move filled by an open segment walk.
+  const kept = points.filter((p): p is Point => p !== null);
+  const firstStartIndex = points.findIndex((p) => p !== null && p.cell === 0);
+  let ok = kept.length > 0 && kept[0]!.cell === 0;
+  const cells: number[] = kept.length > 0 ? [kept[0]!.cell] : [];
+  for (let i = 1; i < kept.length; i++) {
+    const prev = kept[i - 1]!;
+    const p = kept[i]!;
+    if (p.cell === prev.cell) continue;
+    const crossed = referenceOpen(maze, prev.cell, p.cell) ? [p.cell] : referenceSegment(maze, prev, p);
+    if (crossed === null) {
+      ok = false;
+      cells.push(p.cell);
+    } else cells.push(...crossed);
+  }
+  const target = trigger.y * maze.width + trigger.x;
+  return { valid: ok && cells.length >= 2 && cells.at(-1) === target, cells: cells.map((c) => toCell(maze, c)), firstStartIndex };
+}
+
+/** Consecutive cells that are not open neighbours (empty for a path that respects the walls). */
+export function wallViolations(maze: ReferenceMaze, cells: readonly Cell[]): number[] {
+  const bad: number[] = [];
+  for (let i = 1; i < cells.length; i++) {
+    const a = cells[i - 1]!;
+    const b = cells[i]!;
+    if (!referenceOpen(maze, a.y * maze.width + a.x, b.y * maze.width + b.x)) bad.push(i);
+  }
+  return bad;
+}
+
+/** Whether the /verify walk alone, plain (rules 1 and 2: the rule before segment filling) or with segments, accepts the trace. */
+export function referenceWalkValid(maze: ReferenceMaze, cellSize: number, events: readonly RawEvent[], segments: boolean): boolean {
+  const { cells } = verifyWalk(maze, events.map((e) => referencePoint(maze, cellSize, e)), segments);
+  return cells.length >= 2 && cells.at(-1) === maze.width * maze.height - 1;
+}
