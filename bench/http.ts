@@ -17,7 +17,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Challenge } from '../src/core/challenge/issueChallenge.js';
 import { issueSessionToken } from '../src/core/issueSessionToken.js';
-import { loadKernel } from '../src/kernel/index.js';
+import { loadKernel, type RawEvent } from '../src/kernel/index.js';
 import { keyRing } from '../src/core/token/keys.js';
 import type { Row, Section } from './run.js';
 
@@ -381,6 +381,7 @@ function siteverifyBodies(n: number, now: number, secret: string): string[] {
         sessionId: `bench-session-${i}`,
         siteKey: SITE_KEY,
         score: 1,
+        inputType: 'mouse',
         hostname: 'bench.example',
         now,
       }),
@@ -392,11 +393,14 @@ function siteverifyBodies(n: number, now: number, secret: string): string[] {
 /**
  * Valid /verify bodies, each for its own fresh challenge and signed by its own key (the worst
  * case for the server's imported-key cache), built by the test client the way the widget does.
+ * Returns once the time each trace spans has passed since its challenge was issued (the server
+ * refuses a trace longer than that).
  */
 async function verifyBodies(url: string, n: number): Promise<string[]> {
   const client = await import('../test/helpers/client.js');
   const kernel = await loadKernel();
   const bodies: string[] = [];
+  let ready = 0;
   const batch = 64;
   for (let i = 0; i < n; i += batch) {
     const challenges = await Promise.all(
@@ -408,9 +412,11 @@ async function verifyBodies(url: string, n: number): Promise<string[]> {
     );
     for (const [j, ch] of challenges.entries()) {
       const body = client.buildSubmission(kernel, ch, { sessionId: `bench-${i + j}`, signer: spkiSigner() });
+      ready = Math.max(ready, ch.created_at + client.traceSpanMs(body.events as RawEvent[]));
       bodies.push(JSON.stringify(body));
     }
   }
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, ready - Date.now())));
   return bodies;
 }
 

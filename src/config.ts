@@ -23,6 +23,8 @@ export interface Config {
   /** Bearer token required on /siteverify when set. */
   siteverifyAuthToken: string | undefined;
   powDifficulty: number;
+  /** Extra leading zero bits a keyboard solve needs (each doubles the work): POW_KEYBOARD_EXTRA_BITS. */
+  powKeyboardExtraBits: number;
   mazeWidth: number;
   mazeHeight: number;
   mazeDifficulty: number;
@@ -61,6 +63,7 @@ export const DEFAULTS = {
   PORT: 8787,
   HOST: '127.0.0.1',
   POW_DIFFICULTY: 18,
+  POW_KEYBOARD_EXTRA_BITS: 3,
   MAZE_WIDTH: 8,
   MAZE_HEIGHT: 8,
   MAZE_DIFFICULTY: 0.3,
@@ -203,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       signingKeys: signingKeys(env),
       siteverifyAuthToken: text(env, 'SITEVERIFY_AUTH_TOKEN'),
       powDifficulty: num(env, 'POW_DIFFICULTY', DEFAULTS.POW_DIFFICULTY, 0, 32, true),
+      powKeyboardExtraBits: num(env, 'POW_KEYBOARD_EXTRA_BITS', DEFAULTS.POW_KEYBOARD_EXTRA_BITS, 0, 8, true),
       mazeWidth: num(env, 'MAZE_WIDTH', DEFAULTS.MAZE_WIDTH, MIN_MAZE_SIDE, MAX_MAZE_SIDE, true),
       mazeHeight: num(env, 'MAZE_HEIGHT', DEFAULTS.MAZE_HEIGHT, MIN_MAZE_SIDE, MAX_MAZE_SIDE, true),
       mazeDifficulty: num(env, 'MAZE_DIFFICULTY', DEFAULTS.MAZE_DIFFICULTY, 0, 1, false),

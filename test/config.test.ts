@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       port: 8787,
       host: '127.0.0.1',
       powDifficulty: 18,
+      powKeyboardExtraBits: 3,
       mazeWidth: 8,
       mazeHeight: 8,
       mazeDifficulty: 0.3,
@@ -43,6 +44,7 @@ describe('loadConfig', () => {
       SIGNING_KEYS: JSON.stringify([{ kid: 'old-1', value: 'y'.repeat(40) }]),
       SITEVERIFY_AUTH_TOKEN: 'tok',
       POW_DIFFICULTY: '20',
+      POW_KEYBOARD_EXTRA_BITS: '5',
       MAZE_WIDTH: '10',
       MAZE_HEIGHT: '12',
       MAZE_DIFFICULTY: '0.5',
@@ -71,6 +73,7 @@ describe('loadConfig', () => {
       signingKeys: [{ kid: 'old-1', value: 'y'.repeat(40) }],
       siteverifyAuthToken: 'tok',
       powDifficulty: 20,
+      powKeyboardExtraBits: 5,
       mazeWidth: 10,
       mazeHeight: 12,
       mazeDifficulty: 0.5,
@@ -93,6 +96,9 @@ describe('loadConfig', () => {
     ['PORT', '70000'],
     ['PORT', 'abc'],
     ['POW_DIFFICULTY', '1.5'],
+    ['POW_KEYBOARD_EXTRA_BITS', '9'],
+    ['POW_KEYBOARD_EXTRA_BITS', '-1'],
+    ['POW_KEYBOARD_EXTRA_BITS', '2.5'],
     ['MAZE_WIDTH', '1'],
     ['MAZE_HEIGHT', '33'],
     ['MAZE_DIFFICULTY', '2'],
@@ -118,6 +124,13 @@ describe('loadConfig', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error).toContain(name);
+  });
+
+  it('accepts POW_KEYBOARD_EXTRA_BITS at its bounds, 0 and 8', () => {
+    for (const bits of [0, 8]) {
+      const r = loadConfig({ SIGNING_SECRET: SECRET, POW_KEYBOARD_EXTRA_BITS: String(bits) });
+      expect(r.ok && r.config.powKeyboardExtraBits).toBe(bits);
+    }
   });
 
   it('passkeys on without an RP id or origin stop start-up naming the missing variable', () => {

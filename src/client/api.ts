@@ -28,6 +28,8 @@ export interface Challenge {
   maze_difficulty: number;
   pow_challenge: string;
   pow_difficulty: number;
+  /** What a keyboard solve needs; absent from servers that ask keyboard solves for no more. */
+  pow_difficulty_keyboard?: number;
   site_key: string;
   created_at: number;
   expires_at: number;

@@ -18,50 +18,89 @@ function startWorker(url: string): Worker | null {
   }
 }
 
+/** The proofs of one job still awaited, by difficulty. */
+type Pending = Map<number, (proof: PowFound | null) => void>;
+
 export class PowSolver {
   private worker: Worker | null | undefined;
   private job = 0;
-  private settle: ((value: null) => void) | null = null;
+  private settle: (() => void) | null = null;
 
   constructor(private readonly workerUrl: string) {}
 
-  /** Resolves with the proof, or null when cancelled by a newer job or by cancel(). */
-  solve(module: WebAssembly.Module, challenge: string, difficulty: number, progress: Progress): Promise<PowFound | null> {
-    this.settle?.(null);
+  /**
+   * Searches one nonce sequence for every difficulty of `difficulties` (the search goes on past
+   * the lowest one, so the higher ones cost no extra wait while the person is still tracing).
+   * Returns a promise per difficulty, in the same order: the first nonce meeting it, or null
+   * when cancelled by a newer job or by cancel().
+   */
+  solve(module: WebAssembly.Module, challenge: string, difficulties: readonly number[], progress: Progress): Promise<PowFound | null>[] {
+    this.settle?.();
     const id = ++this.job;
+    const pending: Pending = new Map();
+    const proofs = new Map<number, Promise<PowFound | null>>();
+    for (const d of difficulties) {
+      if (!proofs.has(d)) proofs.set(d, new Promise((resolve) => pending.set(d, resolve)));
+    }
+    let done = () => {};
+    const found = (difficulty: number, proof: PowFound | null) => {
+      pending.get(difficulty)?.(proof);
+      pending.delete(difficulty);
+      if (pending.size === 0) done();
+    };
+    // Settles this job only (a newer job has its own).
+    const settle = () => {
+      for (const d of [...pending.keys()]) found(d, null);
+    };
+    this.settle = settle;
+    const release = () => {
+      if (this.settle === settle) this.settle = null;
+    };
+    const here = () => {
+      void this.solveHere(id, module, challenge, [...pending.keys()], progress, found).then(settle, settle);
+    };
     if (this.worker === undefined) this.worker = startWorker(this.workerUrl);
     const worker = this.worker;
-    if (!worker) return this.solveHere(id, module, challenge, difficulty, progress);
-    return new Promise((resolve) => {
+    if (!worker) {
+      done = release;
+      here();
+    } else {
       const onMessage = (e: MessageEvent<WorkerReply>) => {
         const r = e.data;
         if (r.id !== id) return;
         if (r.type === 'progress') progress(r.tried);
-        else if (r.type === 'found') finish({ nonce: r.nonce, hash: r.hash });
-        else finish(this.solveHere(id, module, challenge, difficulty, progress));
+        else if (r.type === 'found') found(r.difficulty, { nonce: r.nonce, hash: r.hash });
+        else {
+          detach();
+          here();
+        }
       };
       const onError = () => {
         this.worker = null;
         worker.terminate();
-        finish(this.solveHere(id, module, challenge, difficulty, progress));
+        detach();
+        here();
       };
-      const finish = (value: PowFound | null | Promise<PowFound | null>) => {
-        this.settle = null;
+      const detach = () => {
         worker.removeEventListener('message', onMessage);
         worker.removeEventListener('error', onError);
-        resolve(value);
       };
-      this.settle = finish;
+      done = () => {
+        detach();
+        release();
+      };
       worker.addEventListener('message', onMessage);
       worker.addEventListener('error', onError);
-      const request: WorkerRequest = { type: 'solve', id, module, challenge, difficulty };
+      const request: WorkerRequest = { type: 'solve', id, module, challenge, difficulties: [...pending.keys()] };
       worker.postMessage(request);
-    });
+    }
+    return difficulties.map((d) => proofs.get(d)!);
   }
 
+  /** Stops the current job: its proofs still awaited resolve with null. */
   cancel(): void {
     this.job++;
-    this.settle?.(null);
+    this.settle?.();
     this.worker?.postMessage({ type: 'cancel' } satisfies WorkerRequest);
   }
 
@@ -71,8 +110,15 @@ export class PowSolver {
     this.worker = undefined;
   }
 
-  private async solveHere(id: number, module: WebAssembly.Module, challenge: string, difficulty: number, progress: Progress) {
+  private async solveHere(
+    id: number,
+    module: WebAssembly.Module,
+    challenge: string,
+    difficulties: number[],
+    progress: Progress,
+    found: (difficulty: number, proof: PowFound) => void,
+  ): Promise<void> {
     const kernel = await instantiateKernel(module);
-    return searchPow(kernel, challenge, difficulty, () => this.job !== id, progress);
+    await searchPow(kernel, challenge, difficulties, () => this.job !== id, progress, found);
   }
 }

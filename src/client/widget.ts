@@ -13,6 +13,7 @@ import { probeLabel, probeLayer } from './probeView.js';
 import { createSigner, signedText, type Signer } from './signer.js';
 import { fill, mergeTexts, type Texts } from './texts.js';
 import { MOVES, Trace, wallsAt, type MoveKey } from './trace.js';
+import { inferInputType } from '../core/scoring/inferInputType.js';
 import { buildView, type View } from './view.js';
 
 export interface WidgetOptions {
@@ -55,8 +56,10 @@ interface Round {
   surface: Surface;
   trace: Trace;
   t0: number;
-  pow: Promise<PowFound | null>;
-  powDone: boolean;
+  /** Proofs for a pointer solve and for a keyboard solve (which needs more bits), one search. */
+  pow: Record<'pointer' | 'keyboard', Promise<PowFound | null>>;
+  /** Which of them have been found. */
+  powDone: Record<'pointer' | 'keyboard', boolean>;
   probes: Probe[];
   completionTokens: string[];
   trail: { x: number; y: number }[];
@@ -146,25 +149,31 @@ export class Widget {
       return this.fail('invalid_response');
     }
     const surface = surfaceOf(c.maze_width, c.maze_height, c.cell_size > 0 ? c.cell_size : 40);
+    const keyboardDifficulty = Math.max(c.pow_difficulty, c.pow_difficulty_keyboard ?? c.pow_difficulty);
+    // The search goes on past the base difficulty to the keyboard one while the person traces.
+    const [pointerPow, keyboardPow] = this.solver.solve(this.kernel.module, c.pow_challenge, [c.pow_difficulty, keyboardDifficulty], (tried) => {
+      if (gen === this.generation) this.setBar(powProgress(tried, c.pow_difficulty));
+    });
     const round: Round = {
       challenge: c,
       maze,
       surface,
       trace: new Trace(maze, surface, this.kernel.kernel),
       t0: performance.now(),
-      pow: this.solver.solve(this.kernel.module, c.pow_challenge, c.pow_difficulty, (tried) => {
-        if (gen === this.generation) this.setBar(powProgress(tried, c.pow_difficulty));
-      }),
-      powDone: false,
+      pow: { pointer: pointerPow!, keyboard: keyboardPow! },
+      powDone: { pointer: false, keyboard: false },
       probes: [...(c.probes ?? [])],
       completionTokens: [],
       trail: [],
     };
-    void round.pow.then((found) => {
+    void round.pow.pointer.then((found) => {
       if (found && gen === this.generation) {
-        round.powDone = true;
+        round.powDone.pointer = true;
         this.setBar(1);
       }
+    });
+    void round.pow.keyboard.then((found) => {
+      round.powDone.keyboard = found !== null;
     });
     this.round = round;
     this.ctx = sizeCanvas(this.view.canvas, surface);
@@ -392,8 +401,12 @@ export class Widget {
     const kernel = this.kernel!.kernel;
     const replay = kernel.replay(r.maze, kernel.packEvents(r.trace.events), r.surface.cell, { kind: 'verify' });
     if (!replay.valid) return this.fail('invalid_path');
-    if (!r.powDone) this.setStatus(this.texts.working);
-    const pow = await r.pow;
+    // The server infers the input type from the events, and a keyboard solve needs more bits.
+    const events = r.trace.events;
+    const inputType = inferInputType(events);
+    const kind = inputType === 'keyboard' ? 'keyboard' : 'pointer';
+    if (!r.powDone[kind]) this.setStatus(this.texts.working);
+    const pow = await r.pow[kind];
     if (gen !== this.generation) return;
     if (!pow) return this.fail('invalid_pow');
     let webauthn: Awaited<ReturnType<typeof assertPasskey>> = null;
@@ -406,12 +419,7 @@ export class Widget {
     this.setStatus(this.texts.submitting);
     const signer = await this.signer!;
     const signature = await signer.sign(signedText(c.id, c.site_key, c.expires_at));
-    const events = r.trace.events;
-    const inputType = events.some((e) => e.type === 'keydown')
-      ? 'keyboard'
-      : events.some((e) => e.pointer_type === 'touch' || e.pointer_type === 'pen')
-        ? 'touch'
-        : 'mouse';
+    this.solver.cancel();
     const result = await this.api.verify({
       challenge_id: c.id,
       site_key: c.site_key,
@@ -423,7 +431,7 @@ export class Widget {
       signature,
       timestamp: Date.now(),
       cell_size: r.surface.cell,
-      input_type: inputType,
+      input_type: inputType === 'pen' ? 'touch' : inputType,
       ...(this.options.stableId ? { stable_id: this.options.stableId } : {}),
       ...(r.completionTokens.length ? { probe_completion_tokens: r.completionTokens } : {}),
       ...(webauthn ? { webauthn } : {}),

@@ -1,16 +1,17 @@
 // The proof-of-work Web Worker: receives the compiled kernel module with each job, searches
-// in batches, reports progress, and stops when a newer job (or a cancel) arrives.
+// in batches for every difficulty asked (lowest first), reports progress and each proof found,
+// and stops when a newer job (or a cancel) arrives.
 import type { Kernel } from '../kernel/types.js';
 import { instantiateKernel } from './kernel.js';
 import { searchPow } from './powSearch.js';
 
 export type WorkerRequest =
-  | { type: 'solve'; id: number; module: WebAssembly.Module; challenge: string; difficulty: number }
+  | { type: 'solve'; id: number; module: WebAssembly.Module; challenge: string; difficulties: number[] }
   | { type: 'cancel' };
 
 export type WorkerReply =
   | { type: 'progress'; id: number; tried: number }
-  | { type: 'found'; id: number; nonce: number; hash: string }
+  | { type: 'found'; id: number; difficulty: number; nonce: number; hash: string }
   | { type: 'error'; id: number; message: string };
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -31,14 +32,14 @@ scope.onmessage = async (e: MessageEvent<WorkerRequest>) => {
   try {
     if (kernel?.module !== msg.module) kernel = { module: msg.module, kernel: instantiateKernel(msg.module) };
     const k = await kernel.kernel;
-    const found = await searchPow(
+    await searchPow(
       k,
       msg.challenge,
-      msg.difficulty,
+      msg.difficulties,
       () => current !== id,
       (tried) => post({ type: 'progress', id, tried }),
+      (difficulty, proof) => post({ type: 'found', id, difficulty, ...proof }),
     );
-    if (found && current === id) post({ type: 'found', id, ...found });
   } catch (err) {
     post({ type: 'error', id, message: err instanceof Error ? err.message : String(err) });
   }

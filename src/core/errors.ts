@@ -17,6 +17,7 @@ export const ErrorStatus = {
   challenge_expired: 400,
   site_key_mismatch: 400,
   invalid_pow: 400,
+  trace_time_mismatch: 400,
   invalid_signature: 400,
   webauthn_required: 400,
   webauthn_failed: 400,

@@ -1,3 +1,4 @@
+import type { InputType } from './scoring/ScoringTable.js';
 import type { KeyRing } from './token/keys.js';
 import { randomBase64url } from './token/randomPool.js';
 import { signToken } from './token/signToken.js';
@@ -19,6 +20,8 @@ export function issueSessionToken(
     sessionId: string;
     siteKey: string;
     score: number;
+    /** The input type inferred from the events (never the client's claim). */
+    inputType: InputType;
     hostname: string;
     now: number;
     ttlMs?: number;
@@ -35,6 +38,7 @@ export function issueSessionToken(
       iat: Math.floor(c.now / 1000),
       exp: Math.floor((c.now + ttlMs) / 1000),
       score: c.score,
+      input_type: c.inputType,
       hostname: c.hostname,
     },
     ring.current,

@@ -3,6 +3,9 @@ import type { KeyRing } from './token/keys.js';
 import { readToken } from './token/readToken.js';
 import { SESSION_TOKEN_TYP } from './issueSessionToken.js';
 import { createdAtOf } from './challenge/challengeIdBytes.js';
+import type { InputType } from './scoring/ScoringTable.js';
+
+const INPUT_TYPES: ReadonlySet<string> = new Set<InputType>(['mouse', 'touch', 'pen', 'keyboard']);
 
 /** The claims of an authenticated session token. */
 export interface SessionClaims {
@@ -13,6 +16,8 @@ export interface SessionClaims {
   iat: number;
   exp: number;
   score: number;
+  /** The input type /verify inferred from the events; absent in tokens minted before it was added. */
+  input_type?: InputType;
   hostname: string;
 }
 
@@ -69,7 +74,8 @@ function isSessionClaims(c: Record<string, unknown>): c is Record<string, unknow
     Number.isSafeInteger(c.exp) &&
     typeof c.score === 'number' &&
     Number.isFinite(c.score) &&
-    typeof c.hostname === 'string'
+    typeof c.hostname === 'string' &&
+    (c.input_type === undefined || (typeof c.input_type === 'string' && INPUT_TYPES.has(c.input_type)))
   );
 }
 

@@ -1,4 +1,5 @@
 import type { Store } from '../store/Store.js';
+import type { InputType } from './scoring/ScoringTable.js';
 import type { KeyRing } from './token/keys.js';
 import { redeemSessionToken, type RedeemErrorCode } from './redeemSessionToken.js';
 
@@ -16,6 +17,8 @@ export type SiteverifyResult =
       challenge_id: string;
       session_id: string;
       site_key: string;
+      /** The input type /verify inferred from the events, for a site's own policy (absent in older tokens). */
+      input_type?: InputType;
       /** ISO 8601 time the token was minted (its iat). */
       challenge_ts: string;
       hostname: string;
@@ -50,6 +53,7 @@ export async function siteverify(
     challenge_id: c.challenge_id,
     session_id: c.session_id,
     site_key: c.site_key,
+    ...(c.input_type !== undefined ? { input_type: c.input_type } : {}),
     challenge_ts: isoTime(c.iat),
     hostname: c.hostname,
     'error-codes': [],

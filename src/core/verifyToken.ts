@@ -1,4 +1,5 @@
 import type { Store } from '../store/Store.js';
+import type { InputType } from './scoring/ScoringTable.js';
 import { keyRing, type SigningKey } from './token/keys.js';
 import { redeemSessionToken, type RedeemErrorCode } from './redeemSessionToken.js';
 
@@ -17,6 +18,8 @@ export interface VerifyTokenResult {
   valid: boolean;
   /** The token's score when valid; 0 on failure (as interface.md shows). */
   score: number;
+  /** When valid: the input type /verify inferred from the events (mouse, touch, pen, keyboard), for a site's own policy. */
+  inputType?: InputType;
   error?: RedeemErrorCode;
 }
 
@@ -28,5 +31,7 @@ export interface VerifyTokenResult {
 export async function verifyToken(token: string, opts: VerifyTokenOptions): Promise<VerifyTokenResult> {
   const ring = keyRing(opts.secret, opts.secrets ?? []);
   const result = await redeemSessionToken({ ring, store: opts.store, now: Date.now() }, token, opts.sessionId);
-  return result.ok ? { valid: true, score: result.claims.score } : { valid: false, score: 0, error: result.code };
+  if (!result.ok) return { valid: false, score: 0, error: result.code };
+  const { score, input_type: inputType } = result.claims;
+  return inputType === undefined ? { valid: true, score } : { valid: true, score, inputType };
 }

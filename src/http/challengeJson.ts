@@ -17,7 +17,7 @@ export function challengeJson(c: Challenge): string {
   return (
     `{"id":"${c.id}","challenge_type":"${c.challenge_type}","maze_seed":${num(c.maze_seed)},"maze_width":${num(c.maze_width)},` +
     `"maze_height":${num(c.maze_height)},"maze_difficulty":${num(c.maze_difficulty)},"pow_challenge":"${c.pow_challenge}",` +
-    `"pow_difficulty":${num(c.pow_difficulty)},"site_key":${JSON.stringify(c.site_key)},"created_at":${num(c.created_at)},` +
+    `"pow_difficulty":${num(c.pow_difficulty)},"pow_difficulty_keyboard":${num(c.pow_difficulty_keyboard)},"site_key":${JSON.stringify(c.site_key)},"created_at":${num(c.created_at)},` +
     `"expires_at":${num(c.expires_at)},"cell_size":${num(c.cell_size)},"requirements":${requirementsJson(c.requirements)}}`
   );
 }

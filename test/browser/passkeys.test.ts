@@ -12,7 +12,7 @@ import type { AriadneServer } from '../../src/http/createServer.js';
 import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
 import type { CredentialStore } from '../../src/store/credentials/CredentialStore.js';
 import { openFileCredentialStore } from '../../src/store/credentials/FileCredentialStore.js';
-import { buildSubmission } from '../helpers/client.js';
+import { buildSubmission, solution, traceEvents } from '../helpers/client.js';
 import { SCORING_OFF, testKernel } from '../helpers/server.js';
 import { type Browser, findChromium, launchBrowser } from './helpers/browser.js';
 
@@ -120,7 +120,10 @@ describe.skipIf(!findChromium())('passkeys in headless Chromium (CDP virtual aut
     expect(challenge.requirements.webauthn).toEqual({ mode: 'required' });
     expect(challenge.webauthn_request_options!.allowCredentials.map((c: { id: string }) => c.id)).toEqual([registered.result.body.credential_id]);
 
-    const submission = { ...buildSubmission(await testKernel(), challenge, { sessionId: randomUUID() }), stable_id: 'browser-user' };
+    // The server reads real time: a trace of 1 ms steps fits the time since the challenge.
+    const kernel = await testKernel();
+    const events = traceEvents(challenge, solution(kernel, challenge), { stepMs: 1 });
+    const submission = { ...buildSubmission(kernel, challenge, { sessionId: randomUUID(), events }), stable_id: 'browser-user' };
     const verified = (await page.evaluate(([a, o, s]) => (window as any).verifyWithPasskey(a, o, s), [api, challenge.webauthn_request_options, submission] as const)) as {
       status: number;
       body: Record<string, unknown>;
@@ -131,7 +134,7 @@ describe.skipIf(!findChromium())('passkeys in headless Chromium (CDP virtual aut
     const next = (await page.evaluate(([a, s, u]) => (window as any).getChallenge(a, s, u), [api, 'site-a', 'browser-user'])) as Challenge & Record<string, any>;
     const wrong = (await page.evaluate(
       ([a, o, s]) => (window as any).verifyWithPasskey(a, o, s),
-      [api, challenge.webauthn_request_options, { ...buildSubmission(await testKernel(), next, { sessionId: randomUUID() }), stable_id: 'browser-user' }] as const,
+      [api, challenge.webauthn_request_options, { ...buildSubmission(kernel, next, { sessionId: randomUUID(), events: traceEvents(next, solution(kernel, next), { stepMs: 1 }) }), stable_id: 'browser-user' }] as const,
     )) as { status: number; body: Record<string, unknown> };
     expect(wrong).toEqual({ status: 400, body: { success: false, score: 0, error_code: 'webauthn_failed' } });
   });

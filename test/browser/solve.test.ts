@@ -5,6 +5,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findChromium } from './helpers/browser.js';
 import { dragAlong, keyAlong, nextWidgetError, readyChallenge, siteverify, solutionOf, statusText, touchAlong, widgetOutcome, widgetSession } from './helpers/maze.js';
+import { hexZeroBits } from '../../src/client/powSearch.js';
 import { repoRoot } from './helpers/server.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
 
@@ -73,11 +74,18 @@ describe.skipIf(!chromium)('solving the maze in Chromium', { timeout: 90_000 }, 
     expect(await statusText(page)).toMatch(/Row \d+, column \d+\. Open: /);
     await keyAlong(page, cells.slice(2), false);
     const token = await outcome;
-    const sent = (await verifyBody).postDataJSON() as { input_type: string; events: { type: string; key?: string }[] };
+    const sent = (await verifyBody).postDataJSON() as {
+      input_type: string;
+      events: { type: string; key?: string }[];
+      pow_proof: { nonce: number; hash: string };
+    };
     expect(sent.input_type).toBe('keyboard');
     expect(sent.events.filter((e) => e.type === 'keydown').length).toBe(cells.length);
+    // The worker kept searching past the base difficulty: the proof meets the keyboard one.
+    expect(c.pow_difficulty_keyboard).toBe(c.pow_difficulty + 3);
+    expect(hexZeroBits(sent.pow_proof.hash)).toBeGreaterThanOrEqual(c.pow_difficulty_keyboard!);
     await page.screenshot({ path: path.join(artifacts, 'solve-keyboard.png'), fullPage: true });
-    expect(await siteverify(live.server.url, token, await widgetSession(page))).toMatchObject({ success: true });
+    expect(await siteverify(live.server.url, token, await widgetSession(page))).toMatchObject({ success: true, input_type: 'keyboard' });
     await page.close();
   });
 

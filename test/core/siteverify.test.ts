@@ -20,6 +20,7 @@ function mint(over: Partial<Parameters<typeof issueSessionToken>[1]> = {}, r = r
     sessionId: 'sess-1',
     siteKey: 'site-a',
     score: 0.87,
+    inputType: 'keyboard',
     hostname: 'shop.example',
     now: T0,
     ...over,
@@ -47,6 +48,7 @@ describe('issueSessionToken', () => {
       iat: T0 / 1000,
       exp: T0 / 1000 + 60,
       score: 0.87,
+      input_type: 'keyboard',
       hostname: 'shop.example',
     });
     expect(mint()).not.toBe(token); // a fresh jti each time
@@ -70,6 +72,7 @@ describe('siteverify', () => {
       challenge_id: CHALLENGE_ID,
       session_id: 'sess-1',
       site_key: 'site-a',
+      input_type: 'keyboard',
       challenge_ts: '2030-01-01T12:00:00.000Z',
       hostname: 'shop.example',
       'error-codes': [],
@@ -80,6 +83,31 @@ describe('siteverify', () => {
       error: 'token_already_used',
       'error-codes': ['token_already_used'],
     });
+  });
+
+  it('reports input_type only when the token carries one, and refuses an unknown one', async () => {
+    const claims = {
+      typ: 'session',
+      challenge_id: CHALLENGE_ID,
+      session_id: 'sess-1',
+      site_key: 'site-a',
+      iat: T0 / 1000,
+      exp: T0 / 1000 + 60,
+      score: 0.5,
+      hostname: '',
+    };
+    // A token minted before the claim existed still verifies, without the field.
+    const older = await siteverify(deps(), { token: signToken({ ...claims, jti: 'older-1' }, ring.current), session_id: 'sess-1' });
+    expect(older.success).toBe(true);
+    expect(older).not.toHaveProperty('input_type');
+    for (const inputType of ['mouse', 'touch', 'pen']) {
+      const r = await siteverify(deps(), { token: mint({ inputType: inputType as never }), session_id: 'sess-1' });
+      expect(r).toMatchObject({ success: true, input_type: inputType });
+    }
+    for (const bogus of ['robot', 7, null]) {
+      const token = signToken({ ...claims, jti: `bogus-${String(bogus)}`, input_type: bogus }, ring.current);
+      expect(await siteverify(deps(), { token, session_id: 'sess-1' })).toMatchObject({ success: false, error: 'invalid_token' });
+    }
   });
 
   it('answers missing_input before any verification', async () => {

@@ -16,6 +16,7 @@ function mint(secret = SECRET, over: { now?: number; sessionId?: string } = {}):
     sessionId: over.sessionId ?? 'sess-1',
     siteKey: 'site-a',
     score: 0.75,
+    inputType: 'touch',
     hostname: 'shop.example',
     now: over.now ?? Date.now(),
   });
@@ -24,11 +25,11 @@ function mint(secret = SECRET, over: { now?: number; sessionId?: string } = {}):
 const newStore = () => new MemoryStore({ maxMarkers: 1_000, maxCounters: 10 });
 
 describe('verifyToken', () => {
-  it('answers valid with the token score, once, and no claims', async () => {
+  it('answers valid with the token score and inferred input type, once, and no claims', async () => {
     const store = newStore();
     const token = mint();
     const first = await verifyToken(token, { secret: SECRET, sessionId: 'sess-1', store });
-    expect(first).toEqual({ valid: true, score: 0.75 });
+    expect(first).toEqual({ valid: true, score: 0.75, inputType: 'touch' });
     expect(await verifyToken(token, { secret: SECRET, sessionId: 'sess-1', store })).toEqual({
       valid: false,
       score: 0,
@@ -126,6 +127,7 @@ describe('verifyToken', () => {
     expect(await verifyToken(token, { secret: SECRET, secrets: [old], sessionId: 'sess-1', store })).toEqual({
       valid: true,
       score: 0.75,
+      inputType: 'touch',
     });
   });
 });

@@ -5,7 +5,9 @@
  */
 import { createHash, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
+import { inferInputType } from '../../src/core/scoring/inferInputType.js';
 import type { Cell, Kernel, RawEvent } from '../../src/kernel/types.js';
+import type { TestServer } from './server.js';
 
 /** Canvas geometry of kernel.md section 3. */
 const MARGIN = 20;
@@ -45,16 +47,17 @@ export function solution(kernel: Kernel, ch: Challenge): Cell[] {
 }
 
 /**
- * Pointer events along cell centres of `cells`, EVENT_INTERVAL_MS apart, with two
- * intermediate moves per step: a `down` on the first cell, `move`s, and an `up` unless `up`
+ * Pointer events along cell centres of `cells`, EVENT_INTERVAL_MS apart (or `stepMs`: 1 ms
+ * gives a trace that fits the time since its challenge on a server reading real time), with
+ * two intermediate moves per step: a `down` on the first cell, `move`s, and an `up` unless `up`
  * is false (a probe is armed mid-trace).
  */
-export function traceEvents(ch: Challenge, cells: readonly Cell[], opts: { up?: boolean; t0?: number } = {}): RawEvent[] {
+export function traceEvents(ch: Challenge, cells: readonly Cell[], opts: { up?: boolean; t0?: number; stepMs?: number } = {}): RawEvent[] {
   const events: RawEvent[] = [];
   let t = opts.t0 ?? 0;
   const push = (type: string, cx: number, cy: number) => {
     events.push({ ...canvasPoint(ch, cx, cy), t, type, pointer_type: 'mouse' });
-    t += EVENT_INTERVAL_MS;
+    t += opts.stepMs ?? EVENT_INTERVAL_MS;
   };
   const first = cells[0]!;
   push('down', first.x + 0.5, first.y + 0.5);
@@ -70,11 +73,16 @@ export function traceEvents(ch: Challenge, cells: readonly Cell[], opts: { up?: 
   return events;
 }
 
-/** A nonce meeting the challenge's difficulty, searched with the kernel. */
-export function solvePow(kernel: Kernel, ch: Challenge): { nonce: number; hash: string } {
+/**
+ * A nonce meeting the difficulty the challenge announces for these events (keyboard solves need
+ * `pow_difficulty_keyboard`; the input type is inferred as the server infers it), searched with
+ * the kernel.
+ */
+export function solvePow(kernel: Kernel, ch: Challenge, events: readonly RawEvent[] = []): { nonce: number; hash: string } {
+  const difficulty = inferInputType(events) === 'keyboard' ? ch.pow_difficulty_keyboard : ch.pow_difficulty;
   let from = 0;
   for (let batch = 0; batch < 10_000; batch++) {
-    const r = kernel.solvePow(ch.pow_challenge, ch.pow_difficulty, from, 50_000);
+    const r = kernel.solvePow(ch.pow_challenge, difficulty, from, 50_000);
     if (r.nonce !== null && r.hash !== null) return { nonce: r.nonce, hash: r.hash };
     from = r.next;
   }
@@ -113,13 +121,33 @@ export function buildSubmission(kernel: Kernel, ch: Challenge, opts: SubmissionO
     site_key: ch.site_key,
     session_id: opts.sessionId ?? 'session-1',
     events,
-    pow_proof: opts.pow ?? solvePow(kernel, ch),
+    pow_proof: opts.pow ?? solvePow(kernel, ch, events),
     public_key: signer.publicKey,
     signature: signText(signer, signedText(ch, events, opts.text ?? 'digest')),
     timestamp: Date.now(),
   };
   if (opts.probeCompletionTokens !== undefined) body.probe_completion_tokens = opts.probeCompletionTokens;
   return body;
+}
+
+/** Span of a trace's event times (latest minus earliest `t`), ms; 0 without events. */
+export function traceSpanMs(events: readonly RawEvent[]): number {
+  const ts = events.map((e) => e.t);
+  return ts.length === 0 ? 0 : Math.max(...ts) - Math.min(...ts);
+}
+
+/**
+ * POSTs a /verify body the way a person sends it: after the time its trace took. The test
+ * server's clock moves forward by the trace's span first, since /verify refuses a trace longer
+ * than the time since its challenge was issued.
+ */
+export function postVerify(
+  server: Pick<TestServer, 'at' | 'advance'>,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Headers; body: any }> {
+  server.advance(Array.isArray(body.events) ? traceSpanMs(body.events as RawEvent[]) : 0);
+  return postJson(server.at('/verify'), body, headers);
 }
 
 /** POSTs JSON and returns status, headers and parsed body. */

@@ -14,6 +14,11 @@ export interface TestServer extends RunningServer {
   store: Store;
   /** The URL of a route at the root, e.g. url('/verify'). */
   at(path: string): string;
+  /**
+   * Moves the server's clock forward (it reads the given `now`, or real time, plus every
+   * advance so far): /verify refuses a trace longer than the time since its challenge was issued.
+   */
+  advance(ms: number): void;
 }
 
 let kernel: Promise<Kernel> | undefined;
@@ -38,14 +43,21 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const config = defaultConfig({ host: '127.0.0.1', port: 0, powDifficulty: 8, rateLimitPerMinute: 0, scoring: SCORING_OFF, ...overrides });
   const k = await testKernel();
-  const store = opts.store ?? new MemoryStore({ maxMarkers: 100_000, maxCounters: 100_000, ...(opts.now ? { now: opts.now } : {}) });
-  const server = await startServer({ ...opts, config, kernel: k, store });
+  let offset = 0;
+  const clock = opts.now ?? Date.now;
+  const now = () => clock() + offset;
+  const store = opts.store ?? new MemoryStore({ maxMarkers: 100_000, maxCounters: 100_000, now });
+  const server = await startServer({ ...opts, now, config, kernel: k, store });
   return {
     ...server,
     config,
     kernel: k,
     store,
     at: (path) => server.url + path,
+    advance: (ms) => {
+      // Whole milliseconds, as Date.now() gives: ids and expires_at carry integer times.
+      offset += Math.ceil(ms);
+    },
     close: async (graceMs) => {
       await server.close(graceMs);
       // A store the caller passed outlives the server (a restart with the same store).

@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/http/parseJson.js';
 import { LIMITS } from '../../src/http/schemas.js';
-import { buildSubmission, canvasPoint, newSigner, postJson, solution, traceEvents } from '../helpers/client.js';
+import { buildSubmission, canvasPoint, newSigner, postJson, postVerify, solution, traceEvents } from '../helpers/client.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -96,18 +96,18 @@ describe('events cap (MAX_EVENTS)', () => {
     const ch = await challenge();
     const events = padTo(ch, MAX_EVENTS);
     expect(events).toHaveLength(MAX_EVENTS);
-    const r = await postJson(server.at('/verify'), buildSubmission(server.kernel, ch, { events }));
+    const r = await postVerify(server, buildSubmission(server.kernel, ch, { events }));
     expect(r.body).toMatchObject({ success: true });
   });
 
   it('refuses MAX_EVENTS + 1 with invalid_request naming events, before touching the challenge', async () => {
     const ch = await challenge();
-    const r = await postJson(server.at('/verify'), buildSubmission(server.kernel, ch, { events: padTo(ch, MAX_EVENTS + 1) }));
+    const r = await postVerify(server, buildSubmission(server.kernel, ch, { events: padTo(ch, MAX_EVENTS + 1) }));
     expect(r.status).toBe(400);
     expect(r.body.error_code).toBe('invalid_request');
     expect(r.body.detail).toMatch(/^events: /);
     // The refused request did not consume the challenge.
-    expect((await postJson(server.at('/verify'), buildSubmission(server.kernel, ch))).body.success).toBe(true);
+    expect((await postVerify(server, buildSubmission(server.kernel, ch))).body.success).toBe(true);
   });
 });
 
@@ -131,21 +131,21 @@ describe('string and array caps', () => {
     ['challenge_id', LIMITS.challengeId],
   ])('/verify %s over %i characters is invalid_request naming it', async (field, max) => {
     const ch = await challenge();
-    const r = await postJson(server.at('/verify'), { ...buildSubmission(server.kernel, ch), [field]: 'k'.repeat(max + 1) });
+    const r = await postVerify(server, { ...buildSubmission(server.kernel, ch), [field]: 'k'.repeat(max + 1) });
     expect(r.status).toBe(400);
     expect(r.body.detail).toMatch(new RegExp(`^${field}: `));
   });
 
   it('/verify session_id of exactly its cap is accepted', async () => {
     const ch = await challenge();
-    const r = await postJson(server.at('/verify'), buildSubmission(server.kernel, ch, { sessionId: 's'.repeat(LIMITS.sessionId) }));
+    const r = await postVerify(server, buildSubmission(server.kernel, ch, { sessionId: 's'.repeat(LIMITS.sessionId) }));
     expect(r.body.success).toBe(true);
   });
 
   it('probe_completion_tokens: more than the cap is invalid_request', async () => {
     const ch = await challenge();
     const body = buildSubmission(server.kernel, ch, { probeCompletionTokens: Array(LIMITS.completionTokens + 1).fill('t') });
-    const r = await postJson(server.at('/verify'), body);
+    const r = await postVerify(server, body);
     expect(r.body.detail).toMatch(/^probe_completion_tokens: /);
   });
 });
@@ -204,13 +204,13 @@ describe('malformed bodies', () => {
       [{ probe_completion_tokens: [1] }, /^probe_completion_tokens\/0: /],
     ];
     for (const [patch, detail] of cases) {
-      const r = await postJson(server.at('/verify'), { ...good, ...patch });
+      const r = await postVerify(server, { ...good, ...patch });
       expect(r.status, JSON.stringify(patch)).toBe(400);
       expect(r.body).toMatchObject({ success: false, score: 0, error_code: 'invalid_request' });
       expect(r.body.detail).toMatch(detail);
     }
     // None of that consumed the challenge.
-    expect((await postJson(server.at('/verify'), good)).body.success).toBe(true);
+    expect((await postVerify(server, good)).body.success).toBe(true);
   });
 
   it.each(['challenge_id', 'site_key', 'session_id', 'events', 'pow_proof', 'public_key', 'signature', 'timestamp'])(
@@ -218,7 +218,7 @@ describe('malformed bodies', () => {
     async (field) => {
       const body = { challenge_id: 'c', site_key: 's', session_id: 'x', events: [], pow_proof: { nonce: 0, hash: '' }, public_key: newSigner().publicKey, signature: 'x', timestamp: 0 };
       delete (body as Record<string, unknown>)[field];
-      const r = await postJson(server.at('/verify'), body);
+      const r = await postVerify(server, body);
       expect(r.status).toBe(400);
       expect(r.body.detail).toMatch(new RegExp(`^${field}: `));
     },
@@ -278,7 +278,7 @@ describe('aborted and slow uploads', () => {
     }
     await healthy();
     const ch = await challenge();
-    expect((await postJson(server.at('/verify'), buildSubmission(server.kernel, ch))).body.success).toBe(true);
+    expect((await postVerify(server, buildSubmission(server.kernel, ch))).body.success).toBe(true);
   });
 
   it('a slow upload is answered when it completes, and others are served meanwhile', async () => {

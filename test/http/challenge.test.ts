@@ -23,6 +23,7 @@ describe('POST /challenge', () => {
       maze_height: 7,
       maze_difficulty: 0.3,
       pow_difficulty: server.config.powDifficulty,
+      pow_difficulty_keyboard: server.config.powDifficulty + 3,
       site_key: 'site-a',
       created_at: clock,
       expires_at: clock + 120_000,
@@ -93,7 +94,8 @@ describe('challenge expiry (injected clock)', () => {
     const start = clock;
     clock = a.expires_at + 1;
     expect((await postJson(server.at('/verify'), body)).body.error_code).toBe('challenge_expired');
-    clock = start;
+    clock = a.expires_at;
     expect((await postJson(server.at('/verify'), body)).body.success).toBe(true);
+    clock = start;
   });
 });

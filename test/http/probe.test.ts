@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cell } from '../../src/kernel/types.js';
-import { buildSubmission, postJson, solution, traceEvents } from '../helpers/client.js';
+import { buildSubmission, postJson, postVerify, solution, traceEvents } from '../helpers/client.js';
 import { MemoryStore } from '../../src/store/MemoryStore.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { postChallenge } from './helpers/postChallenge.js';
@@ -89,8 +89,8 @@ describe('issued -> armed -> completed -> /verify', () => {
     // The token carries the server-measured reaction, which scoring reads at /verify.
     const claims = JSON.parse(Buffer.from(c.body.completion_token.split('.')[1], 'base64url').toString());
     expect(claims).toMatchObject({ typ: 'probe_completion', reaction_ms: 400 });
-    const v = await postJson(
-      server.at('/verify'),
+    const v = await postVerify(
+      server,
       buildSubmission(server.kernel, ch, { sessionId: 'sess', probeCompletionTokens: [c.body.completion_token] }),
     );
     expect(v.body).toMatchObject({ success: true });
@@ -279,13 +279,13 @@ describe('/verify with probes', () => {
     ] as const) {
       const fresh = await challenge();
       const body = buildSubmission(server.kernel, fresh, { sessionId, probeCompletionTokens: tokens as string[] | undefined });
-      const r = await postJson(server.at('/verify'), body);
+      const r = await postVerify(server, body);
       expect(r.body.error_code).toBe('probe_failed');
     }
     // A token of the right challenge but another session.
     const a2 = await arm(ch, { sessionId: 'sess-2' });
     const c2 = await later(300, () => complete(ch, a2.body.probe_ticket, target(ch), 'sess-2'));
-    const r = await postJson(server.at('/verify'), buildSubmission(server.kernel, ch, { sessionId: 'sess', probeCompletionTokens: [c2.body.completion_token] }));
+    const r = await postVerify(server, buildSubmission(server.kernel, ch, { sessionId: 'sess', probeCompletionTokens: [c2.body.completion_token] }));
     expect(r.body.error_code).toBe('probe_failed');
   });
 });

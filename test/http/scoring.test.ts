@@ -18,7 +18,7 @@ import { MemoryStore } from '../../src/store/MemoryStore.js';
 import { scoreSubmission } from '../../src/core/scoring/scoreSubmission.js';
 import { UNSCORED } from '../../src/core/verify/checkScore.js';
 import type { MazeParams, RawEvent } from '../../src/kernel/types.js';
-import { buildSubmission, postJson, solution, traceEvents } from '../helpers/client.js';
+import { buildSubmission, postJson, postVerify, solution, traceEvents } from '../helpers/client.js';
 import { type TestServer, startTestServer, testKernel } from '../helpers/server.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -56,7 +56,7 @@ let sessions = 0;
 async function verify(server: TestServer, ch: Challenge, events: RawEvent[], probeCompletionTokens?: string[]) {
   const sessionId = `scoring-${++sessions}`;
   const body = buildSubmission(server.kernel, ch, { sessionId, events, ...(probeCompletionTokens ? { probeCompletionTokens } : {}) });
-  const r = await postJson(server.at('/verify'), body);
+  const r = await postVerify(server, body);
   if (r.body.success !== true) return { status: r.status, body: r.body, siteverify: undefined };
   const s = await postJson(server.at('/siteverify'), { token: r.body.token, session_id: sessionId });
   return { status: r.status, body: r.body, siteverify: s.body };
@@ -272,7 +272,7 @@ describe('SCORING_MODE=shadow', () => {
         });
         expect(done.body.success).toBe(true);
         const body = buildSubmission(probed.kernel, ch, { sessionId, events, probeCompletionTokens: [done.body.completion_token] });
-        const r = await postJson(probed.at('/verify'), body);
+        const r = await postVerify(probed, body);
         expect(r.body.success).toBe(true);
         const s = await postJson(probed.at('/siteverify'), { token: r.body.token, session_id: sessionId });
         return { score: s.body.score as number, alone: await offlineScore(ch, events), withReaction: await offlineScore(ch, events, [reactionMs]) };

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/store/MemoryStore.js';
 import { StoreUnavailableError } from '../../src/store/Store.js';
 import { storeWith } from '../helpers/storeWith.js';
-import { buildSubmission, postJson } from '../helpers/client.js';
+import { buildSubmission, postJson, postVerify } from '../helpers/client.js';
 import { startTestServer } from '../helpers/server.js';
 
 const secret = () => randomBytes(32).toString('base64url');
@@ -28,7 +28,7 @@ describe('GET /healthz and /metrics', () => {
     const s = await startTestServer();
     try {
       await postJson(s.at('/challenge'), { site_key: 's' });
-      await postJson(s.at('/verify'), { nope: 1 });
+      await postVerify(s, { nope: 1 });
       const r = await fetch(s.at('/metrics'));
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toMatch(/^text\/plain/);
@@ -108,13 +108,13 @@ describe('rate limits', () => {
     const s = await startTestServer({ rateLimitPerMinute: 3 });
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 4; i++) statuses.push((await postJson(s.at('/verify'), { nope: 1 })).status);
+      for (let i = 0; i < 4; i++) statuses.push((await postVerify(s, { nope: 1 })).status);
       // Bodies failing the schema are refused before the limit is counted.
       expect(statuses).toEqual([400, 400, 400, 400]);
       const ch = (await postJson(s.at('/challenge'), { site_key: 's' })).body;
       const body = buildSubmission(s.kernel, ch);
-      for (let i = 0; i < 3; i++) expect((await postJson(s.at('/verify'), { ...body, challenge_id: 'x' })).status).toBe(400);
-      const limited = await postJson(s.at('/verify'), body);
+      for (let i = 0; i < 3; i++) expect((await postVerify(s, { ...body, challenge_id: 'x' })).status).toBe(400);
+      const limited = await postVerify(s, body);
       expect(limited.status).toBe(429);
       expect(limited.body).toEqual({ success: false, score: 0, error_code: 'rate_limited' });
       const retry = Number(limited.headers.get('retry-after'));
@@ -142,15 +142,15 @@ describe('rate limits', () => {
     const plain = await startTestServer({ rateLimitPerMinute: 1 });
     try {
       // Without TRUST_PROXY a client cannot escape its limit by inventing addresses.
-      const a = await postJson(plain.at('/verify'), { ...validShape(), challenge_id: 'x' }, { 'x-forwarded-for': '10.0.0.1' });
-      const b = await postJson(plain.at('/verify'), { ...validShape(), challenge_id: 'x' }, { 'x-forwarded-for': '10.0.0.2' });
+      const a = await postVerify(plain, { ...validShape(), challenge_id: 'x' }, { 'x-forwarded-for': '10.0.0.1' });
+      const b = await postVerify(plain, { ...validShape(), challenge_id: 'x' }, { 'x-forwarded-for': '10.0.0.2' });
       expect([a.status, b.status]).toEqual([400, 429]);
     } finally {
       await plain.close();
     }
     const proxied = await startTestServer({ rateLimitPerMinute: 1, trustProxy: 1 });
     try {
-      const send = (xff: string) => postJson(proxied.at('/verify'), { ...validShape(), challenge_id: 'x' }, { 'x-forwarded-for': xff });
+      const send = (xff: string) => postVerify(proxied, { ...validShape(), challenge_id: 'x' }, { 'x-forwarded-for': xff });
       expect((await send('10.0.0.1')).status).toBe(400);
       expect((await send('10.0.0.2')).status).toBe(400);
       expect((await send('10.0.0.1')).status).toBe(429);
@@ -162,8 +162,8 @@ describe('rate limits', () => {
     // rate_limit_binding in the body is ignored.
     const s = await startTestServer({ rateLimitPerMinute: 1 });
     try {
-      expect((await postJson(s.at('/verify'), { ...validShape(), rate_limit_binding: 'a' })).status).toBe(400);
-      expect((await postJson(s.at('/verify'), { ...validShape(), rate_limit_binding: 'b' })).status).toBe(429);
+      expect((await postVerify(s, { ...validShape(), rate_limit_binding: 'a' })).status).toBe(400);
+      expect((await postVerify(s, { ...validShape(), rate_limit_binding: 'b' })).status).toBe(429);
     } finally {
       await s.close();
     }
@@ -183,20 +183,20 @@ describe('key rotation', () => {
     const ch1 = (await postJson(before.at('/challenge'), { site_key: 's' })).body;
     const ch2 = (await postJson(before.at('/challenge'), { site_key: 's' })).body;
     const ch3 = (await postJson(before.at('/challenge'), { site_key: 's' })).body;
-    const t = (await postJson(before.at('/verify'), buildSubmission(before.kernel, ch1, { sessionId: 'x' }))).body.token;
+    const t = (await postVerify(before, buildSubmission(before.kernel, ch1, { sessionId: 'x' }))).body.token;
     await before.close();
 
     // The same store across the restart: what a restarted store refuses is tested in verifyToken.
     const rotated = await startTestServer({ signingSecret: newSecret, signingKeys: [{ kid: 'old', value: oldSecret }] }, { store });
     try {
-      expect((await postJson(rotated.at('/verify'), buildSubmission(rotated.kernel, ch2))).body.success).toBe(true);
+      expect((await postVerify(rotated, buildSubmission(rotated.kernel, ch2))).body.success).toBe(true);
       expect((await postJson(rotated.at('/siteverify'), { token: t, session_id: 'x' })).body.success).toBe(true);
     } finally {
       await rotated.close();
     }
     const removed = await startTestServer({ signingSecret: newSecret }, { store });
     try {
-      expect((await postJson(removed.at('/verify'), buildSubmission(removed.kernel, ch3))).body.error_code).toBe('challenge_not_found');
+      expect((await postVerify(removed, buildSubmission(removed.kernel, ch3))).body.error_code).toBe('challenge_not_found');
     } finally {
       await removed.close();
       await store.close();
@@ -211,8 +211,8 @@ describe('fail closed', () => {
     try {
       const a = (await postJson(s.at('/challenge'), { site_key: 's' })).body;
       const b = (await postJson(s.at('/challenge'), { site_key: 's' })).body;
-      expect((await postJson(s.at('/verify'), buildSubmission(s.kernel, a))).status).toBe(200);
-      const r = await postJson(s.at('/verify'), buildSubmission(s.kernel, b));
+      expect((await postVerify(s, buildSubmission(s.kernel, a))).status).toBe(200);
+      const r = await postVerify(s, buildSubmission(s.kernel, b));
       expect(r.status).toBe(503);
       expect(r.body).toEqual({ success: false, score: 0, error_code: 'store_unavailable' });
     } finally {
@@ -246,7 +246,7 @@ describe('store unavailable', () => {
       expect(r.status).toBe(200); // a malformed token never reaches the store
       const ch = (await postJson(s.at('/challenge'), { site_key: 's' })).body;
       expect(ch.id).toBeTypeOf('string'); // issuing writes nothing: it works without the store
-      const v = await postJson(s.at('/verify'), buildSubmission(s.kernel, ch));
+      const v = await postVerify(s, buildSubmission(s.kernel, ch));
       expect(v.status).toBe(503);
       expect(v.body).toMatchObject({ success: false, error_code: 'store_unavailable' });
     } finally {
@@ -261,7 +261,7 @@ describe('session token expiry (injected clock)', () => {
     const s = await startTestServer({}, { now: () => clock });
     try {
       const ch = (await postJson(s.at('/challenge'), { site_key: 's' })).body;
-      const t = (await postJson(s.at('/verify'), buildSubmission(s.kernel, ch, { sessionId: 'x' }))).body.token;
+      const t = (await postVerify(s, buildSubmission(s.kernel, ch, { sessionId: 'x' }))).body.token;
       clock += 60_000;
       const r = await postJson(s.at('/siteverify'), { token: t, session_id: 'x' });
       expect(r.body).toMatchObject({ success: false, error: 'token_expired' });

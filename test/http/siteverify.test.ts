@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSubmission, postJson } from '../helpers/client.js';
+import { buildSubmission, postJson, postVerify } from '../helpers/client.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 
 const AUTH = 'operator-token-0123456789';
@@ -15,7 +15,7 @@ const bearer = { authorization: `Bearer ${AUTH}` };
 
 async function token(sessionId = 'sess-1', origin?: string): Promise<{ token: string; challenge: any }> {
   const ch = (await postJson(server.at('/challenge'), { site_key: 'site-s' })).body;
-  const r = await postJson(server.at('/verify'), buildSubmission(server.kernel, ch, { sessionId }), origin ? { origin } : {});
+  const r = await postVerify(server, buildSubmission(server.kernel, ch, { sessionId }), origin ? { origin } : {});
   expect(r.body.success).toBe(true);
   return { token: r.body.token, challenge: ch };
 }

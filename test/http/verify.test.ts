@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyToken } from '../../src/core/verifyToken.js';
-import { buildSubmission, newSigner, postJson, solution, traceEvents } from '../helpers/client.js';
+import type { RawEvent } from '../../src/kernel/types.js';
+import { buildSubmission, newSigner, postJson, postVerify, solution, traceEvents, traceSpanMs } from '../helpers/client.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { postChallenge } from './helpers/postChallenge.js';
 
@@ -17,25 +18,27 @@ const challenge = (siteKey = 'site-a') => postChallenge(server, siteKey);
 describe('POST /verify', () => {
   it('accepts a valid submission signed over the deployed widget text (with events digest)', async () => {
     const ch = await challenge();
-    const r = await postJson(server.at('/verify'), buildSubmission(server.kernel, ch, { text: 'digest', sessionId: 's-1' }));
+    const r = await postVerify(server, buildSubmission(server.kernel, ch, { text: 'digest', sessionId: 's-1' }));
     expect(r.status).toBe(200);
     expect(r.body.success).toBe(true);
     expect(typeof r.body.token).toBe('string');
     const v = await verifyToken(r.body.token, { secret: server.config.signingSecret, sessionId: 's-1', store: server.store });
-    expect(v).toEqual({ valid: true, score: 1 });
+    expect(v).toEqual({ valid: true, score: 1, inputType: 'mouse' });
   });
 
   it('accepts a valid submission signed over the interface.md text', async () => {
     const ch = await challenge();
-    const r = await postJson(server.at('/api/captcha/verify'), buildSubmission(server.kernel, ch, { text: 'plain' }));
+    const body = buildSubmission(server.kernel, ch, { text: 'plain' });
+    server.advance(traceSpanMs(body.events as RawEvent[]));
+    const r = await postJson(server.at('/api/captcha/verify'), body);
     expect(r.body).toMatchObject({ success: true });
   });
 
   it('consumes the challenge on success: a second submission is challenge_not_found', async () => {
     const ch = await challenge();
     const body = buildSubmission(server.kernel, ch);
-    expect((await postJson(server.at('/verify'), body)).body.success).toBe(true);
-    const again = await postJson(server.at('/verify'), body);
+    expect((await postVerify(server, body)).body.success).toBe(true);
+    const again = await postVerify(server, body);
     expect(again.status).toBe(400);
     expect(again.body).toMatchObject({ success: false, score: 0, error_code: 'challenge_not_found' });
   });
@@ -44,13 +47,14 @@ describe('POST /verify', () => {
     const ch = await challenge();
     const good = buildSubmission(server.kernel, ch);
     const bad = { ...good, pow_proof: { nonce: (good.pow_proof as any).nonce, hash: '0'.repeat(64) } };
-    expect((await postJson(server.at('/verify'), bad)).body.error_code).toBe('invalid_pow');
-    expect((await postJson(server.at('/verify'), good)).body.error_code).toBe('challenge_not_found');
+    expect((await postVerify(server, bad)).body.error_code).toBe('invalid_pow');
+    expect((await postVerify(server, good)).body.error_code).toBe('challenge_not_found');
   });
 
   it('50 parallel submissions of one challenge give exactly one success', async () => {
     const ch = await challenge();
     const body = buildSubmission(server.kernel, ch);
+    server.advance(traceSpanMs(body.events as RawEvent[]));
     const results = await Promise.all(Array.from({ length: 50 }, () => postJson(server.at('/verify'), body)));
     expect(results.filter((r) => r.body.success === true)).toHaveLength(1);
     const failures = results.filter((r) => r.body.success !== true);
@@ -61,14 +65,14 @@ describe('POST /verify', () => {
   it('ignores maze_seed, cell_size, input_type and rate_limit_binding from the client', async () => {
     const ch = await challenge();
     const body = { ...buildSubmission(server.kernel, ch), maze_seed: 1, cell_size: 7, input_type: 'keyboard', rate_limit_binding: 'x' };
-    expect((await postJson(server.at('/verify'), body)).body.success).toBe(true);
+    expect((await postVerify(server, body)).body.success).toBe(true);
   });
 
   it('keeps extra event fields: they are part of the signed digest', async () => {
     const ch = await challenge();
     const events = traceEvents(ch, solution(server.kernel, ch)).map((e, i) => ({ ...e, coalesced_count: i % 3, extra: { a: 1 } }));
     const body = buildSubmission(server.kernel, ch, { events, text: 'digest' });
-    expect((await postJson(server.at('/verify'), body)).body.success).toBe(true);
+    expect((await postVerify(server, body)).body.success).toBe(true);
   });
 
   describe('error codes', () => {
@@ -78,7 +82,7 @@ describe('POST /verify', () => {
       // Flip one hex digit of the random part (index 14) or of the MAC (index 26).
       const flip = (id: string, i: number) => id.slice(0, i) + (id[i] === '0' ? '1' : '0') + id.slice(i + 1);
       for (const id of ['not-an-id', '00000000-0000-0000-0000-000000000000', ch.id.toUpperCase(), flip(ch.id, 14), flip(ch.id, 26)]) {
-        const r = await postJson(server.at('/verify'), { ...body, challenge_id: id });
+        const r = await postVerify(server, { ...body, challenge_id: id });
         expect(r.status).toBe(400);
         expect(r.body.error_code).toBe('challenge_not_found');
       }
@@ -88,7 +92,7 @@ describe('POST /verify', () => {
       const other = await startTestServer();
       try {
         const ch = (await postJson(other.at('/challenge'), { site_key: 'site-a' })).body as any;
-        const r = await postJson(server.at('/verify'), buildSubmission(server.kernel, ch));
+        const r = await postVerify(server, buildSubmission(server.kernel, ch));
         expect(r.body.error_code).toBe('challenge_not_found');
       } finally {
         await other.close();
@@ -98,7 +102,7 @@ describe('POST /verify', () => {
     it('site_key_mismatch when the site key differs from the issued one', async () => {
       const ch = await challenge('site-a');
       const body = { ...buildSubmission(server.kernel, ch), site_key: 'site-b' };
-      const r = await postJson(server.at('/verify'), body);
+      const r = await postVerify(server, body);
       expect(r.status).toBe(400);
       expect(r.body).toEqual({ success: false, score: 0, error_code: 'site_key_mismatch' });
     });
@@ -112,7 +116,7 @@ describe('POST /verify', () => {
       ]) {
         const ch = await challenge();
         const good = buildSubmission(server.kernel, ch);
-        const r = await postJson(server.at('/verify'), { ...good, pow_proof: pow(good.pow_proof) });
+        const r = await postVerify(server, { ...good, pow_proof: pow(good.pow_proof) });
         expect(r.body.error_code).toBe('invalid_pow');
       }
     });
@@ -121,7 +125,7 @@ describe('POST /verify', () => {
       const ch = await challenge();
       const path = solution(server.kernel, ch);
       const short = traceEvents(ch, path.slice(0, -1));
-      let r = await postJson(server.at('/verify'), buildSubmission(server.kernel, ch, { events: short }));
+      let r = await postVerify(server, buildSubmission(server.kernel, ch, { events: short }));
       expect(r.body.error_code).toBe('invalid_path');
 
       const ch2 = await challenge();
@@ -129,7 +133,7 @@ describe('POST /verify', () => {
         ...Array.from({ length: ch2.maze_width }, (_, x) => ({ x, y: 0 })),
         ...Array.from({ length: ch2.maze_height - 1 }, (_, y) => ({ x: ch2.maze_width - 1, y: y + 1 })),
       ];
-      r = await postJson(server.at('/verify'), buildSubmission(server.kernel, ch2, { events: traceEvents(ch2, borderCells) }));
+      r = await postVerify(server, buildSubmission(server.kernel, ch2, { events: traceEvents(ch2, borderCells) }));
       // The border path is the solution only by chance; the maze almost always has a wall on it.
       const border = JSON.stringify(solution(server.kernel, ch2)) === JSON.stringify(borderCells);
       expect(r.body.error_code).toBe(border ? undefined : 'invalid_path');
@@ -146,7 +150,7 @@ describe('POST /verify', () => {
       ];
       for (const breakIt of cases) {
         const ch = await challenge();
-        const r = await postJson(server.at('/verify'), breakIt(buildSubmission(server.kernel, ch), ch));
+        const r = await postVerify(server, breakIt(buildSubmission(server.kernel, ch), ch));
         expect(r.status).toBe(400);
         expect(r.body.error_code).toBe('invalid_signature');
       }
@@ -157,7 +161,7 @@ describe('POST /verify', () => {
       const body = buildSubmission(server.kernel, ch, { text: 'digest' });
       const events = (body.events as any[]).map((e) => ({ ...e }));
       events[1].t += 1;
-      const r = await postJson(server.at('/verify'), { ...body, events });
+      const r = await postVerify(server, { ...body, events });
       expect(r.body.error_code).toBe('invalid_signature');
     });
   });

@@ -7,7 +7,7 @@ import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
 import type { WebAuthnMode } from '../../src/core/webauthn/WebAuthnConfig.js';
 import type { CredentialStore } from '../../src/store/credentials/CredentialStore.js';
 import { openFileCredentialStore } from '../../src/store/credentials/FileCredentialStore.js';
-import { buildSubmission, postJson } from '../helpers/client.js';
+import { buildSubmission, postJson, postVerify } from '../helpers/client.js';
 import { startTestServer } from '../helpers/server.js';
 import type { TestServer } from '../helpers/server.js';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.js';
@@ -45,7 +45,9 @@ afterAll(async () => {
 });
 
 async function post(mode: WebAuthnMode, route: string, body: unknown): Promise<{ status: number; body: Record<string, any> }> {
-  const { status, body: answer } = await postJson(servers.get(mode)!.server.at(route), body, { origin: ORIGIN });
+  const server = servers.get(mode)!.server;
+  const send = route === '/verify' ? postVerify(server, body as Record<string, unknown>, { origin: ORIGIN }) : postJson(server.at(route), body, { origin: ORIGIN });
+  const { status, body: answer } = await send;
   return { status, body: answer };
 }
 

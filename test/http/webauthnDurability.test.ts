@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, expect, it } from 'vitest';
 import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
-import { buildSubmission, postJson } from '../helpers/client.js';
+import { buildSubmission, postJson, solution, traceEvents } from '../helpers/client.js';
 import { testKernel } from '../helpers/server.js';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.js';
 
@@ -59,7 +59,10 @@ it('keeps a passkey registered right before kill -9 of the server, and it assert
   const second = await startServer(dataDir);
   const c = (await post(second.base, '/challenge', { site_key: 'site-a', stable_id: 'durable', client_capabilities: { webauthn_available: true } })).body as Challenge & Record<string, any>;
   expect(c.webauthn_request_options!.allowCredentials).toEqual([{ id: auth.id, type: 'public-key', transports: ['internal'] }]);
-  const body = buildSubmission(await testKernel(), c, { sessionId: randomUUID() });
+  // This server reads real time: a trace of 1 ms steps fits the time since the challenge.
+  const kernel = await testKernel();
+  const events = traceEvents(c, solution(kernel, c), { stepMs: 1 });
+  const body = buildSubmission(kernel, c, { sessionId: randomUUID(), events });
   const r = await post(second.base, '/verify', { ...body, stable_id: 'durable', webauthn: auth.assert(c.webauthn_request_options!.challenge) });
   expect(r).toEqual({ status: 200, body: { success: true, token: expect.any(String) } });
 });

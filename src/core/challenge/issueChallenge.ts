@@ -32,6 +32,8 @@ export interface Challenge {
   maze_difficulty: number;
   pow_challenge: string;
   pow_difficulty: number;
+  /** Leading zero bits a keyboard solve needs (pow_difficulty + POW_KEYBOARD_EXTRA_BITS). */
+  pow_difficulty_keyboard: number;
   site_key: string;
   created_at: number;
   expires_at: number;
@@ -71,6 +73,7 @@ export async function issueChallenge(ctx: CoreContext, input: ChallengeInput): P
     maze_difficulty: maze.difficulty,
     pow_challenge: derived.powChallenge,
     pow_difficulty: config.powDifficulty,
+    pow_difficulty_keyboard: config.powDifficulty + config.powKeyboardExtraBits,
     site_key: input.site_key,
     created_at: createdAt,
     expires_at: createdAt + config.challengeTtlMs,

@@ -6,9 +6,11 @@ import { type Failure, failure } from '../errors.js';
 import { issueSessionToken } from '../issueSessionToken.js';
 import { checkCompletionTokens } from '../probe/checkCompletionTokens.js';
 import { PROBE_ID } from '../probe/probeLayout.js';
+import { inferInputType } from '../scoring/inferInputType.js';
 import { type PowProof, checkPow } from './checkPow.js';
 import { checkScore } from './checkScore.js';
 import { checkSignature } from './checkSignature.js';
+import { checkTraceTime } from './checkTraceTime.js';
 import { type WebAuthnAssertion, checkWebAuthn } from './checkWebAuthn.js';
 import { eventsDigest } from './eventsDigest.js';
 import { challengeMaze } from '../challenge/challengeMaze.js';
@@ -38,13 +40,18 @@ const fail = (code: Failure['code'], detail?: string): VerifyResult => ({ ok: fa
  *     unexpired (challenge_expired);
  *  2. the challenge is consumed: from here on, pass or fail, it is spent (a second attempt gets
  *     challenge_not_found; a full store refuses with store_unavailable);
- *  3. proof of work (invalid_pow);
- *  4. path replay over the issued maze and cell size (invalid_path);
- *  5. probe completion tokens, when the challenge has probes (probe_failed);
- *  6. ECDSA signature, deployed-widget text first (invalid_signature);
- *  7. passkeys (webauthn_required, webauthn_failed);
- *  8. behavioural score, by SCORING_MODE (duplicate_trace, behavioral_rejected; see checkScore.ts);
- * then a session token carrying the score is minted.
+ *  3. proof of work, with the extra bits of a keyboard solve when the events are one
+ *     (invalid_pow);
+ *  4. the trace's span fits in the time the server saw since the challenge was issued
+ *     (trace_time_mismatch): after the consume, so a refusal spends the challenge and its proof
+ *     of work (no retrying one challenge until the bound passes), and after the proof of work, so
+ *     no answer about the trace comes without paid work;
+ *  5. path replay over the issued maze and cell size (invalid_path);
+ *  6. probe completion tokens, when the challenge has probes (probe_failed);
+ *  7. ECDSA signature, deployed-widget text first (invalid_signature);
+ *  8. passkeys (webauthn_required, webauthn_failed);
+ *  9. behavioural score, by SCORING_MODE (duplicate_trace, behavioral_rejected; see checkScore.ts);
+ * then a session token carrying the score and the inferred input type is minted.
  */
 export async function verifySubmission(ctx: CoreContext, input: VerifyInput, origin: string | undefined): Promise<VerifyResult> {
   const { config, kernel } = ctx;
@@ -58,7 +65,12 @@ export async function verifySubmission(ctx: CoreContext, input: VerifyInput, ori
   if (consumed === 'full') return fail('store_unavailable');
 
   const derived = derivedFromMac(challenge.mac, config.probeProbability);
-  if (!checkPow(kernel, derived.powChallenge, config.powDifficulty, input.pow_proof)) return fail('invalid_pow');
+  const inputType = inferInputType(input.events);
+  const pow = checkPow(kernel, derived.powChallenge, input.pow_proof, config, inputType);
+  if (pow !== undefined) return { ok: false, failure: pow };
+
+  const late = checkTraceTime(input.events, challenge.createdAt, now);
+  if (late !== undefined) return fail('trace_time_mismatch', late);
 
   const maze = challengeMaze(config, derived.seed);
   const packed = kernel.packEvents(input.events);
@@ -94,6 +106,7 @@ export async function verifySubmission(ctx: CoreContext, input: VerifyInput, ori
     sessionId: input.session_id,
     siteKey: input.site_key,
     score,
+    inputType,
     hostname: hostnameOf(origin),
     now: ctx.now(),
   });
