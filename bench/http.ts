@@ -383,6 +383,7 @@ function siteverifyBodies(n: number, now: number, secret: string): string[] {
         score: 1,
         inputType: 'mouse',
         hostname: 'bench.example',
+        ip: '127.0.0.1',
         now,
       }),
       session_id: `bench-session-${i}`,

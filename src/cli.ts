@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 /**
- * `npm start`: configuration from the environment, the embedded store and (unless passkeys are
- * off) the durable credential store under DATA_DIR, then the server.
+ * `npm start` (and `ariadne`): configuration from the environment, the sites file (reloaded on
+ * SIGHUP), the embedded store and (when any site uses passkeys) the durable credential store
+ * under DATA_DIR, then the server.
  */
-import { pino } from 'pino';
 import { loadConfig } from './config.js';
+import { createLogger } from './cli/createLogger.js';
+import { describeSites, needsPasskeys, reloadSitesOnSighup } from './cli/startSites.js';
+import { loadSitesFile } from './core/sites/loadSitesFile.js';
+import { SiteRegistry } from './core/sites/SiteRegistry.js';
 import { DEFAULT_MAX_COUNTERS, DEFAULT_MAX_MARKERS } from './http/createServer.js';
 import { mountAssets } from './http/assets/mountAssets.js';
 import { startServer } from './http/startServer.js';
@@ -17,16 +21,23 @@ if (!loaded.ok) {
   console.error(loaded.error);
   process.exit(1);
 }
-const log = pino({ name: 'ariadne', level: loaded.config.logLevel });
+const log = createLogger(loaded.config.logLevel);
 for (const warning of loaded.warnings) {
   log.warn(warning);
   console.error(`\n*** WARNING: ${warning}\n`);
 }
 
 const { config } = loaded;
+const sitesLoaded = await loadSitesFile(config);
+if (!sitesLoaded.ok) {
+  console.error(`Invalid sites file:\n  ${sitesLoaded.errors.join('\n  ')}`);
+  process.exit(1);
+}
+const sites = new SiteRegistry(sitesLoaded.snapshot);
+log.info(describeSites(sitesLoaded.snapshot));
 const store = new MemoryStore({ maxMarkers: DEFAULT_MAX_MARKERS, maxCounters: DEFAULT_MAX_COUNTERS });
 const credentials =
-  config.webauthn.mode === 'off'
+  !needsPasskeys(sitesLoaded.snapshot)
     ? undefined
     : await openFileCredentialStore(config.dataDir).catch((e: unknown) => {
         const message = `Cannot open the passkey credentials in DATA_DIR=${config.dataDir}: ${e instanceof Error ? e.message : String(e)}`;
@@ -34,8 +45,10 @@ const credentials =
         console.error(message);
         process.exit(1);
       });
+reloadSitesOnSighup(sites, config, log, { passkeysOpen: credentials !== undefined });
 const server = await startServer({
   config,
+  sites,
   store,
   logger: log,
   passkeys: credentials && { config: config.webauthn, credentials },
@@ -46,9 +59,10 @@ const server = await startServer({
         verifyToken(token, { secret: config.signingSecret, secrets: config.signingKeys, sessionId, store }),
     }),
 });
+const api = `${server.url}${config.apiPrefix || '/'}`;
 log.info(
-  { url: server.url, prefix: config.apiPrefix || '/', scoring: config.scoring, passkeys: config.webauthn.mode },
-  'ariadne ready',
+  { url: server.url, demo: `${server.url}/`, api, openapi: `${server.url}/openapi.json`, scoring: config.scoring, passkeys: config.webauthn.mode },
+  `ariadne ready: demo ${server.url}/ · API ${api} (and at the root) · OpenAPI ${server.url}/openapi.json`,
 );
 
 let stopping = false;

@@ -25,6 +25,10 @@ export interface Config {
   powDifficulty: number;
   /** Extra leading zero bits a keyboard solve needs (each doubles the work): POW_KEYBOARD_EXTRA_BITS. */
   powKeyboardExtraBits: number;
+  /** Ceiling of adaptive proof of work; undefined: powDifficulty + 4 (at most 32). */
+  powMaxDifficulty?: number | undefined;
+  /** Challenges a client may take per minute before its proof of work grows harder. */
+  powFreePerMinute: number;
   mazeWidth: number;
   mazeHeight: number;
   mazeDifficulty: number;
@@ -49,6 +53,10 @@ export interface Config {
   apiPrefix: string;
   /** Least severe log level written (pino's names). */
   logLevel: LogLevel;
+  /** SITES_FILE: the sites and their policies (src/core/sites); undefined: any site key, one policy. */
+  sitesFile: string | undefined;
+  /** Whether the documented test keys answer (TEST_KEYS; off by default when NODE_ENV=production). */
+  testKeys: boolean;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -64,6 +72,7 @@ export const DEFAULTS = {
   HOST: '127.0.0.1',
   POW_DIFFICULTY: 18,
   POW_KEYBOARD_EXTRA_BITS: 3,
+  POW_FREE_PER_MINUTE: 10,
   MAZE_WIDTH: 8,
   MAZE_HEIGHT: 8,
   MAZE_DIFFICULTY: 0.3,
@@ -173,6 +182,21 @@ function apiPrefix(env: NodeJS.ProcessEnv): string {
   return raw;
 }
 
+function onOff(env: NodeJS.ProcessEnv, name: string, def: boolean): boolean {
+  const raw = text(env, name)?.toLowerCase();
+  if (raw === undefined) return def;
+  if (['on', 'true', 'yes', '1'].includes(raw)) return true;
+  if (['off', 'false', 'no', '0'].includes(raw)) return false;
+  fail(name, `expected on or off, got ${JSON.stringify(raw)}`);
+}
+
+function powMaxDifficulty(env: NodeJS.ProcessEnv, difficulty: number): number | undefined {
+  if (text(env, 'POW_MAX_DIFFICULTY') === undefined) return undefined;
+  const max = num(env, 'POW_MAX_DIFFICULTY', difficulty, 0, 32, true);
+  if (max < difficulty) fail('POW_MAX_DIFFICULTY', `must not be below POW_DIFFICULTY (${difficulty}), got ${max}`);
+  return max;
+}
+
 function logLevel(env: NodeJS.ProcessEnv): LogLevel {
   const raw = env.LOG_LEVEL?.trim() || DEFAULTS.LOG_LEVEL;
   const level = LOG_LEVELS.find((l) => l === raw);
@@ -199,13 +223,16 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       );
     }
     const host = text(env, 'HOST') ?? DEFAULTS.HOST;
+    const powDifficulty = num(env, 'POW_DIFFICULTY', DEFAULTS.POW_DIFFICULTY, 0, 32, true);
     const config: Config = {
       port: num(env, 'PORT', DEFAULTS.PORT, 0, 65535, true),
       host,
       signingSecret,
       signingKeys: signingKeys(env),
       siteverifyAuthToken: text(env, 'SITEVERIFY_AUTH_TOKEN'),
-      powDifficulty: num(env, 'POW_DIFFICULTY', DEFAULTS.POW_DIFFICULTY, 0, 32, true),
+      powDifficulty,
+      powMaxDifficulty: powMaxDifficulty(env, powDifficulty),
+      powFreePerMinute: num(env, 'POW_FREE_PER_MINUTE', DEFAULTS.POW_FREE_PER_MINUTE, 1, 1_000_000, true),
       powKeyboardExtraBits: num(env, 'POW_KEYBOARD_EXTRA_BITS', DEFAULTS.POW_KEYBOARD_EXTRA_BITS, 0, 8, true),
       mazeWidth: num(env, 'MAZE_WIDTH', DEFAULTS.MAZE_WIDTH, MIN_MAZE_SIDE, MAX_MAZE_SIDE, true),
       mazeHeight: num(env, 'MAZE_HEIGHT', DEFAULTS.MAZE_HEIGHT, MIN_MAZE_SIDE, MAX_MAZE_SIDE, true),
@@ -223,11 +250,14 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       maxEvents: num(env, 'MAX_EVENTS', DEFAULTS.MAX_EVENTS, 16, 1_000_000, true),
       apiPrefix: apiPrefix(env),
       logLevel: logLevel(env),
+      sitesFile: text(env, 'SITES_FILE'),
+      testKeys: onOff(env, 'TEST_KEYS', !production),
     };
-    if (production && config.siteverifyAuthToken === undefined) {
+    if (production && config.siteverifyAuthToken === undefined && config.sitesFile === undefined) {
       warnings.push('SITEVERIFY_AUTH_TOKEN is not set: /siteverify answers anyone who can reach it.');
     }
     if (config.rateLimitPerMinute === 0) warnings.push('RATE_LIMIT_PER_MINUTE=0: rate limiting is off.');
+    if (production && config.testKeys) warnings.push('TEST_KEYS=on with NODE_ENV=production: the test site keys and secrets answer.');
     if (config.scoring.mode === 'off') warnings.push('SCORING_MODE=off: /verify does not score how human the motion looks.');
     return { ok: true, config, warnings };
   } catch (e) {

@@ -5,12 +5,16 @@
 export const ErrorStatus = {
   invalid_request: 400,
   unauthorized: 401,
+  hostname_not_allowed: 403,
   not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
   rate_limited: 429,
   store_unavailable: 503,
   internal_error: 500,
+
+  // sites (/challenge, /verify, /probe/arm)
+  unknown_site_key: 400,
 
   // /verify
   challenge_not_found: 400,
@@ -42,6 +46,7 @@ export const ErrorStatus = {
   token_expired: 400,
   token_already_used: 400,
   session_mismatch: 400,
+  remoteip_mismatch: 400,
 
   // passkeys
   registration_failed: 400,

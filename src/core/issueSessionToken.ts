@@ -11,7 +11,8 @@ export const SESSION_TOKEN_TYP = 'session';
 
 /**
  * Mints the single-use token /verify returns. Times are JWT seconds; `exp` is rounded down so
- * the token never outlives `ttlMs`. The random `jti` is what /siteverify consumes.
+ * the token never outlives `ttlMs`. The random `jti` is what /siteverify consumes; `ip` is what
+ * its `remoteip` is compared with.
  */
 export function issueSessionToken(
   ring: KeyRing,
@@ -23,6 +24,8 @@ export function issueSessionToken(
     /** The input type inferred from the events (never the client's claim). */
     inputType: InputType;
     hostname: string;
+    /** The solving client's address as the server saw it ('' when unknown). */
+    ip: string;
     now: number;
     ttlMs?: number;
   },
@@ -40,6 +43,7 @@ export function issueSessionToken(
       score: c.score,
       input_type: c.inputType,
       hostname: c.hostname,
+      ip: c.ip,
     },
     ring.current,
   );

@@ -1,17 +1,21 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { secretMatcher } from '../core/token/secretMatcher.js';
 
-const digest = (s: string) => createHash('sha256').update(s).digest();
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+export function bearerToken(authorization: string): string | undefined {
+  const m = /^Bearer (.+)$/i.exec(authorization);
+  return m === null ? undefined : m[1]!.trim();
+}
 
 /**
- * A check of `Authorization: Bearer <token>` against the operator token, in constant time (over
- * digests, so lengths may differ). Without a token configured every request passes.
+ * A check of `Authorization: Bearer <token>` against the operator token, in constant time. Without
+ * a token configured every request passes.
  */
 export function bearerCheck(token: string | undefined): (authorization: string) => boolean {
   if (token === undefined) return () => true;
-  const expected = digest(token);
+  const matches = secretMatcher(token);
   return (authorization) => {
-    const m = /^Bearer (.+)$/i.exec(authorization);
-    return m !== null && timingSafeEqual(digest(m[1]!.trim()), expected);
+    const given = bearerToken(authorization);
+    return given !== undefined && matches(given);
   };
 }
 

@@ -7,6 +7,9 @@ import { type Failure, failure } from '../core/errors.js';
 import { bindingFromAddress, checkRateLimit } from '../core/rateLimit.js';
 import { TraceFingerprints } from '../core/scoring/TraceFingerprints.js';
 import { keyRing } from '../core/token/keys.js';
+import { SiteRegistry } from '../core/sites/SiteRegistry.js';
+import { defaultPolicy } from '../core/sites/SitePolicy.js';
+import { siteverifyCallerFinder } from '../core/siteverifyCaller.js';
 import { loadKernel } from '../kernel/index.js';
 import type { Kernel } from '../kernel/types.js';
 import { MemoryStore } from '../store/MemoryStore.js';
@@ -18,7 +21,7 @@ import { parseJson } from './parseJson.js';
 import { peerAddress } from './peerAddress.js';
 import { listenExclusive } from './listenExclusive.js';
 import { readBody } from './readBody.js';
-import { type Reply, writeReply } from './reply.js';
+import { JSON_TYPE, type Reply, writeReply } from './reply.js';
 import { type PostRoute, type RequestInfo, plainFailure } from './route.js';
 import { challengeRoute } from './routes/challenge.js';
 import { probeArmRoute, probeCompleteRoute } from './routes/probe.js';
@@ -26,6 +29,9 @@ import { siteverifyRoute } from './routes/siteverify.js';
 import { verifyRoute } from './routes/verify.js';
 import { registerOptionsRoute, registerVerifyRoute } from './routes/webauthn.js';
 import { compileSchemas, schemaError } from './schemas.js';
+import { type GetRoute, buildOpenApiDocument } from './openapi/buildOpenApiDocument.js';
+import { RouteTable } from './openapi/RouteTable.js';
+import { HealthResponse } from './responses.js';
 
 export interface ServerOptions {
   config: Config;
@@ -35,6 +41,11 @@ export interface ServerOptions {
   kernel?: Kernel;
   /** Passkey settings and credentials; absent = passkeys off. */
   passkeys?: Passkeys;
+  /**
+   * The sites served (core/sites). Default: any site key under the one policy of `config` (with
+   * the passkey settings of `passkeys`). Replace its contents to reload.
+   */
+  sites?: SiteRegistry;
   /** Clock in epoch ms (tests inject one). */
   now?: () => number;
   /** Default: silent. */
@@ -51,6 +62,8 @@ export interface AriadneServer {
    * then closes the remaining connections and, if the server created it, the store.
    */
   close(graceMs?: number): Promise<void>;
+  /** Every route registered, as (method, path): what GET /openapi.json is compared with. */
+  readonly routes: RouteTable;
 }
 
 /** Default capacity of the embedded store: consumed markers and counters. */
@@ -67,8 +80,18 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   const ownStore = opts.store === undefined;
   const store = opts.store ?? new MemoryStore({ maxMarkers: DEFAULT_MAX_MARKERS, maxCounters: DEFAULT_MAX_COUNTERS });
   const ring = keyRing(config.signingSecret, config.signingKeys);
+  const metrics = new Metrics();
+  const sites =
+    opts.sites ??
+    new SiteRegistry({
+      source: undefined,
+      sites: undefined,
+      fallback: defaultPolicy({ ...config, webauthn: opts.passkeys?.config ?? config.webauthn }),
+      testKeys: config.testKeys,
+    });
   const ctx: CoreContext = {
     config,
+    sites,
     kernel: opts.kernel ?? (await loadKernel()),
     store,
     ring,
@@ -76,11 +99,12 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
     passkeys: opts.passkeys,
     fingerprints: new TraceFingerprints(store),
     log,
+    onPowIssued: (d) => metrics.powDifficulty.observe(d),
     now: opts.now ?? Date.now,
   };
   const schemas = compileSchemas(config.maxEvents);
-  const metrics = new Metrics();
-  const app = uWS.App();
+  const routes = new RouteTable();
+  const app = routes.recording(uWS.App());
   const prefixes = config.apiPrefix === '' ? [''] : ['', config.apiPrefix];
   const allowed = new Map<string, string>();
 
@@ -96,7 +120,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
     probeArmRoute(schemas),
     probeCompleteRoute(schemas),
     verifyRoute(schemas),
-    siteverifyRoute(schemas, config.siteverifyAuthToken),
+    siteverifyRoute(schemas, siteverifyCallerFinder(sites, config.siteverifyAuthToken)),
     registerOptionsRoute(schemas),
     registerVerifyRoute(schemas),
   ];
@@ -154,15 +178,15 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
 
   function post(route: PostRoute) {
     const m = metrics.route(route.path);
-    const withAddress = route.bucket !== undefined && config.rateLimitPerMinute > 0;
-    const run = withAddress ? rateLimited : (r: PostRoute, body: unknown, info: RequestInfo) => r.handle(ctx, body as never, info);
+    // Bucketed routes serve browsers: their address feeds rate limits and adaptive proof of work.
+    const withAddress = route.bucket !== undefined;
+    const run = withAddress && config.rateLimitPerMinute > 0 ? rateLimited : (r: PostRoute, body: unknown, info: RequestInfo) => r.handle(ctx, body as never, info);
     const tooLarge = { ...route.fail(failure('payload_too_large', `body: larger than ${config.maxBodyBytes} bytes`)), close: true };
     return (res: HttpResponse, req: HttpRequest) => {
       const info: RequestInfo = {
         origin: req.getHeader('origin'),
         authorization: req.getHeader('authorization'),
         contentType: req.getHeader('content-type'),
-        // Only rate limiting reads the address.
         address: withAddress ? peerAddress(res, req, config.trustProxy) : '',
       };
       const contentLength = req.getHeader('content-length');
@@ -188,13 +212,35 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
     };
   }
 
-  const health = async (): Promise<Reply> => ({ status: 200, body: { status: 'ok' } });
-  // An operator endpoint like /siteverify: behind the same bearer token when one is set.
+  // An operator endpoint: behind SITEVERIFY_AUTH_TOKEN when one is set.
   const operator = bearerCheck(config.siteverifyAuthToken);
-  const metricsText = async (authorization: string): Promise<Reply> =>
-    operator(authorization)
-      ? { status: 200, body: await metrics.registry.metrics(), contentType: metrics.registry.contentType }
-      : { ...plainFailure(failure('unauthorized')), headers: BEARER_CHALLENGE };
+  let openapi: string | undefined;
+  const getRoutes: GetRoute[] = [
+    {
+      path: '/healthz',
+      summary: 'Liveness',
+      success: HealthResponse,
+      errors: [],
+      answer: async () => ({ status: 200, body: { status: 'ok' } }),
+    },
+    {
+      path: '/metrics',
+      summary: 'Prometheus metrics (behind SITEVERIFY_AUTH_TOKEN when set)',
+      success: 'text/plain',
+      errors: ['unauthorized'],
+      answer: async (authorization) =>
+        operator(authorization)
+          ? { status: 200, body: await metrics.registry.metrics(), contentType: metrics.registry.contentType }
+          : { ...plainFailure(failure('unauthorized')), headers: BEARER_CHALLENGE },
+    },
+    {
+      path: '/openapi.json',
+      summary: 'This OpenAPI 3.1 document, generated from the request and response schemas',
+      success: 'application/json',
+      errors: [],
+      answer: async () => ({ status: 200, body: openapi, contentType: JSON_TYPE }),
+    },
+  ];
 
   for (const prefix of prefixes) {
     for (const route of postRoutes) {
@@ -202,13 +248,15 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
       app.post(path, post(route));
       allowed.set(path, METHODS_OF_POST_ROUTES);
     }
-    app.get(`${prefix}/healthz`, get('/healthz', health));
-    app.get(`${prefix}/metrics`, get('/metrics', metricsText));
-    allowed.set(`${prefix}/healthz`, METHODS_OF_GET_ROUTES);
-    allowed.set(`${prefix}/metrics`, METHODS_OF_GET_ROUTES);
+    for (const route of getRoutes) {
+      app.get(prefix + route.path, get(route.path, route.answer));
+      allowed.set(prefix + route.path, METHODS_OF_GET_ROUTES);
+    }
   }
 
-  opts.mount?.(app, ctx);
+  // What `mount` adds (the widget, the demo) is documented as it is registered.
+  routes.mounting(() => opts.mount?.(app, ctx));
+  openapi = JSON.stringify(buildOpenApiDocument({ postRoutes, getRoutes, mounted: routes.mounted, apiPrefix: config.apiPrefix }));
 
   app.options('/*', (res, req) => {
     const known = allowed.has(req.getUrl());
@@ -245,6 +293,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
         });
       });
     },
+    routes,
     async close(graceMs = 10_000) {
       closing = true;
       if (listenSocket !== undefined) uWS.us_listen_socket_close(listenSocket);

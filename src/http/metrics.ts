@@ -1,4 +1,5 @@
-import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, Registry, collectDefaultMetrics, linearBuckets } from 'prom-client';
+import { MAX_POW_DIFFICULTY } from '../core/sites/SitePolicy.js';
 
 /** Upper bounds of the request duration buckets, seconds. */
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
@@ -33,6 +34,13 @@ export class RouteMetrics {
 export class Metrics {
   readonly registry = new Registry();
   readonly #routes = new Map<string, RouteMetrics>();
+  /** Proof-of-work difficulty of each challenge issued: adaptive cost at work, one bucket per bit. */
+  readonly powDifficulty = new Histogram({
+    name: 'ariadne_pow_difficulty',
+    help: 'Proof-of-work difficulty (leading zero bits) of the challenges issued.',
+    buckets: linearBuckets(0, 1, MAX_POW_DIFFICULTY + 1),
+    registers: [this.registry],
+  });
 
   constructor() {
     const routes = this.#routes;

@@ -18,6 +18,7 @@ const STATUS_LINE: Record<number, string> = {
   204: '204 No Content',
   400: '400 Bad Request',
   401: '401 Unauthorized',
+  403: '403 Forbidden',
   404: '404 Not Found',
   405: '405 Method Not Allowed',
   413: '413 Payload Too Large',

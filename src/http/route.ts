@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
 import type { CoreContext } from '../core/challenge/context.js';
-import { ErrorStatus, type Failure } from '../core/errors.js';
+import { type ErrorCode, ErrorStatus, type Failure } from '../core/errors.js';
 import type { Reply } from './reply.js';
 
 /** What the HTTP layer learned about a request before its body arrived. */
@@ -24,6 +24,16 @@ export interface PostRoute {
   bucket?: Bucket;
   /** Also accept application/x-www-form-urlencoded bodies. */
   form?: boolean;
+  /** What the route does, for the OpenAPI document. */
+  summary: string;
+  /** Its success body, for the OpenAPI document. */
+  success: TSchema;
+  /** Its failure body, for the OpenAPI document (error_code/error set per status there). */
+  failure: TSchema;
+  /** Every code it can fail with beyond those of every POST route (see openapi/). */
+  errors: readonly ErrorCode[];
+  /** Codes answered with HTTP 200 and `success: false` (the verdicts of /siteverify). */
+  verdicts?: readonly ErrorCode[];
   /** The route's failure body (the shapes differ per route, see README). */
   fail(f: Failure): Reply;
   handle(ctx: CoreContext, body: never, info: RequestInfo): Promise<Reply>;

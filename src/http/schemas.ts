@@ -4,6 +4,7 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
+import { IDEMPOTENCY_KEY_PATTERN } from '../core/token/idempotencyKey.js';
 
 export const LIMITS = {
   siteKey: 128,
@@ -20,6 +21,8 @@ export const LIMITS = {
   completionTokens: 8,
   pointerTypes: 8,
   webauthnField: 16_384,
+  secret: 256,
+  remoteIp: 64,
 } as const;
 
 const text = (maxLength: number) => Type.String({ maxLength });
@@ -100,6 +103,12 @@ const Verify = (maxEvents: number) =>
 const Siteverify = Type.Object({
   token: opt(text(LIMITS.token)),
   session_id: opt(text(LIMITS.sessionId)),
+  secret: opt(Type.String({ maxLength: LIMITS.secret, description: "The site's secret (or send it as the bearer token)" })),
+  sitekey: opt(Type.String({ maxLength: LIMITS.siteKey, description: 'The token must belong to this site key' })),
+  remoteip: opt(Type.String({ maxLength: LIMITS.remoteIp, description: 'The address you saw the user at; compared with the solving address' })),
+  idempotency_key: opt(
+    Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN, description: "A retry with the same key within the token's life gets the first answer again" }),
+  ),
 });
 
 const RegisterOptions = Type.Object({

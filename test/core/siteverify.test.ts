@@ -22,6 +22,7 @@ function mint(over: Partial<Parameters<typeof issueSessionToken>[1]> = {}, r = r
     score: 0.87,
     inputType: 'keyboard',
     hostname: 'shop.example',
+    ip: '203.0.113.7',
     now: T0,
     ...over,
   });
@@ -50,6 +51,7 @@ describe('issueSessionToken', () => {
       score: 0.87,
       input_type: 'keyboard',
       hostname: 'shop.example',
+      ip: '203.0.113.7',
     });
     expect(mint()).not.toBe(token); // a fresh jti each time
   });

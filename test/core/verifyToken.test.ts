@@ -18,6 +18,7 @@ function mint(secret = SECRET, over: { now?: number; sessionId?: string } = {}):
     score: 0.75,
     inputType: 'touch',
     hostname: 'shop.example',
+    ip: '203.0.113.7',
     now: over.now ?? Date.now(),
   });
 }

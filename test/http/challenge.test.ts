@@ -52,18 +52,37 @@ describe('POST /challenge', () => {
     expect(r.status).toBe(200);
   });
 
-  it('writes nothing to the store', async () => {
+  it('writes no single-use marker: only the adaptive proof-of-work counter of the client moves', async () => {
     const writes: string[] = [];
     const store = server.store;
     const consume = store.consume.bind(store);
     const increment = store.increment.bind(store);
-    store.consume = async (k, life, tag) => (writes.push(k), consume(k, life, tag));
-    store.increment = async (k, w, by) => (writes.push(k), increment(k, w, by));
+    store.consume = async (k, life, tag) => (writes.push(`consume ${k}`), consume(k, life, tag));
+    store.increment = async (k, w, by) => (writes.push(`increment ${k} by ${by ?? 1}`), increment(k, w, by));
     try {
       for (let i = 0; i < 20; i++) await postJson(server.at('/challenge'), { site_key: 's' });
     } finally {
       store.consume = consume;
       store.increment = increment;
+    }
+    // Per challenge: this window's count goes up, the previous window's is read (by 0).
+    const window = Math.floor(clock / 60_000);
+    expect(writes).toHaveLength(40);
+    expect(new Set(writes)).toEqual(new Set([`increment pow:127.0.0.1:${window} by 1`, `increment pow:127.0.0.1:${window - 1} by 0`]));
+  });
+
+  it('writes nothing at all when proof of work does not adapt (POW_MAX_DIFFICULTY = POW_DIFFICULTY)', async () => {
+    const fixed = await startTestServer({ powMaxDifficulty: 8 });
+    const store = fixed.store;
+    const writes: string[] = [];
+    const consume = store.consume.bind(store);
+    const increment = store.increment.bind(store);
+    store.consume = async (k, life, tag) => (writes.push(k), consume(k, life, tag));
+    store.increment = async (k, w, by) => (writes.push(k), increment(k, w, by));
+    try {
+      for (let i = 0; i < 20; i++) expect((await postJson(fixed.at('/challenge'), { site_key: 's' })).body.pow_difficulty).toBe(8);
+    } finally {
+      await fixed.close();
     }
     expect(writes).toEqual([]);
   });

@@ -3,13 +3,26 @@ import { defaultConfig } from '../../src/config.js';
 import { challengeKeys } from '../../src/core/challenge/challengeKeys.js';
 import type { CoreContext } from '../../src/core/challenge/context.js';
 import { type Challenge, issueChallenge } from '../../src/core/challenge/issueChallenge.js';
+import { SiteRegistry } from '../../src/core/sites/SiteRegistry.js';
+import { defaultPolicy } from '../../src/core/sites/SitePolicy.js';
 import { challengeJson } from '../../src/http/challengeJson.js';
+import { MemoryStore } from '../../src/store/MemoryStore.js';
 import { testKernel } from '../helpers/server.js';
 
 async function issue(siteKey: string, overrides: Parameters<typeof defaultConfig>[0] = {}): Promise<Challenge> {
   const config = defaultConfig(overrides);
-  const ctx = { config, kernel: await testKernel(), challengeKeys: challengeKeys([config.signingSecret]), passkeys: undefined, now: Date.now };
-  return issueChallenge(ctx as unknown as CoreContext, { site_key: siteKey });
+  const ctx = {
+    config,
+    sites: new SiteRegistry({ source: undefined, sites: undefined, fallback: defaultPolicy(config), testKeys: true }),
+    store: new MemoryStore({ maxMarkers: 10, maxCounters: 10 }),
+    kernel: await testKernel(),
+    challengeKeys: challengeKeys([config.signingSecret]),
+    passkeys: undefined,
+    now: Date.now,
+  };
+  const r = await issueChallenge(ctx as unknown as CoreContext, { site_key: siteKey }, { origin: '', address: '127.0.0.1' });
+  if (!r.ok) throw new Error(r.failure.code);
+  return r.challenge;
 }
 
 describe('challengeJson', () => {
@@ -21,6 +34,12 @@ describe('challengeJson', () => {
         expect(JSON.parse(challengeJson(c))).toEqual(c);
       }
     }
+  });
+
+  it('leaves test challenges to JSON.stringify, with their flag', async () => {
+    const c = await issue('test-always-pass');
+    expect(c.test).toBe(true);
+    expect(JSON.parse(challengeJson(c))).toEqual(c);
   });
 
   it('leaves challenges with probes to JSON.stringify', async () => {

@@ -1,8 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import { type Failure, failure } from '../errors.js';
-import { BODY_END, MAC24_HEX, MAC_END, bodyMac, parseId, siteTag } from './challengeIdBytes.js';
+import type { Site } from '../sites/Site.js';
+import { BODY_END, MAC24_HEX, MAC_END, bodyMac, parseId, readStamp, siteTag } from './challengeIdBytes.js';
 
-/** An id this server issued, with the key that authenticated it and the times it carries. */
+/** An id this server issued, with the key that authenticated it and what it carries. */
 export interface AuthenticChallenge {
   id: string;
   bytes: Buffer;
@@ -11,6 +12,8 @@ export interface AuthenticChallenge {
   mac: string;
   createdAt: number;
   expiresAt: number;
+  /** The proof-of-work difficulty it was issued with. */
+  powDifficulty: number;
 }
 
 /** Ids claiming a creation time further ahead than this are refused (clock skew allowance). */
@@ -18,14 +21,15 @@ const MAX_FUTURE_MS = 60_000;
 
 /**
  * Checks, in order: the id is well formed and its MAC verifies under one of `keys`
- * (challenge_not_found), it was issued for `siteKey` (site_key_mismatch; skipped when undefined,
- * for requests bound to the site by a ticket instead), it is not from the future
- * (challenge_not_found) and not expired (challenge_expired).
+ * (challenge_not_found); it was issued for `site` under its current policy (site_key_mismatch;
+ * under one of the site's retired policies: challenge_expired, "site policy changed"; skipped
+ * when `site` is undefined, for requests bound to the site by a ticket instead); it is not from
+ * the future (challenge_not_found) and not expired (challenge_expired).
  */
 export function authenticateChallengeId(
   keys: readonly Buffer[],
   id: string,
-  siteKey: string | undefined,
+  site: Pick<Site, 'key' | 'digest' | 'retired'> | undefined,
   now: number,
   ttlMs: number,
 ): { ok: true; challenge: AuthenticChallenge } | { ok: false; failure: Failure } {
@@ -42,12 +46,17 @@ export function authenticateChallengeId(
     }
   }
   if (key === undefined) return { ok: false, failure: failure('challenge_not_found') };
-  if (siteKey !== undefined && !timingSafeEqual(Buffer.from(siteTag(key, bytes, siteKey), 'hex'), bytes.subarray(MAC_END))) {
-    return { ok: false, failure: failure('site_key_mismatch') };
+  if (site !== undefined) {
+    const tag = bytes.subarray(MAC_END);
+    const tagFor = (policy: string) => timingSafeEqual(Buffer.from(siteTag(key, bytes, site.key, policy), 'hex'), tag);
+    if (!tagFor(site.digest)) {
+      const retired = site.retired.some(tagFor);
+      return { ok: false, failure: retired ? failure('challenge_expired', 'site policy changed') : failure('site_key_mismatch') };
+    }
   }
-  const createdAt = bytes.readUIntBE(0, 6);
+  const { createdAt, powDifficulty } = readStamp(bytes);
   if (createdAt > now + MAX_FUTURE_MS) return { ok: false, failure: failure('challenge_not_found') };
   const expiresAt = createdAt + ttlMs;
   if (now > expiresAt) return { ok: false, failure: failure('challenge_expired') };
-  return { ok: true, challenge: { id, bytes, key, mac, createdAt, expiresAt } };
+  return { ok: true, challenge: { id, bytes, key, mac, createdAt, expiresAt, powDifficulty } };
 }

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 
-const LABEL = 'ariadne/challenge/v1';
+const LABEL = 'ariadne/challenge/v2';
 
 /**
  * k_challenge for every signing secret, current first, so a challenge issued before a key

@@ -1,7 +1,7 @@
-import type { Config } from '../../config.js';
 import type { MazeParams } from '../../kernel/types.js';
+import type { SitePolicy } from '../sites/SitePolicy.js';
 
-/** The maze of a challenge: its derived seed with the configured size and difficulty. */
-export function challengeMaze(config: Pick<Config, 'mazeWidth' | 'mazeHeight' | 'mazeDifficulty'>, seed: number): MazeParams {
-  return { seed, width: config.mazeWidth, height: config.mazeHeight, difficulty: config.mazeDifficulty };
+/** The maze of a challenge: its derived seed with its site's size and difficulty. */
+export function challengeMaze(maze: SitePolicy['maze'], seed: number): MazeParams {
+  return { seed, width: maze.width, height: maze.height, difficulty: maze.difficulty };
 }

@@ -3,11 +3,15 @@ import type { Config } from '../../config.js';
 import type { Kernel } from '../../kernel/types.js';
 import type { Store } from '../../store/Store.js';
 import type { CredentialStore } from '../../store/credentials/CredentialStore.js';
+import type { SiteRegistry } from '../sites/SiteRegistry.js';
 import type { TraceFingerprints } from '../scoring/TraceFingerprints.js';
 import type { KeyRing } from '../token/keys.js';
 import type { WebAuthnConfig } from '../webauthn/WebAuthnConfig.js';
 
-/** Passkey settings and the durable credential store; absent when passkeys are off. */
+/**
+ * Passkey settings and the durable credential store; absent when passkeys are off everywhere.
+ * Each site's own mode and relying party come from its policy (sites/sitePasskeys.ts).
+ */
 export interface Passkeys {
   config: WebAuthnConfig;
   credentials: CredentialStore;
@@ -16,6 +20,8 @@ export interface Passkeys {
 /** Everything the protocol functions need, built once at start-up. */
 export interface CoreContext {
   config: Config;
+  /** The sites served and their policies; swapped whole on reload. */
+  sites: SiteRegistry;
   kernel: Kernel;
   store: Store;
   /** Signing keys of tokens, tickets and completion tokens. */
@@ -26,6 +32,8 @@ export interface CoreContext {
   /** Recently accepted traces of this server, for duplicate detection. */
   fingerprints: TraceFingerprints;
   log: Logger;
+  /** Called with the proof-of-work difficulty of every challenge issued (metrics). */
+  onPowIssued?: ((difficulty: number) => void) | undefined;
   /** Clock in epoch milliseconds; injectable for tests. */
   now: () => number;
 }

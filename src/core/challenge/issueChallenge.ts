@@ -1,15 +1,28 @@
 import type { Cell } from '../../kernel/types.js';
+import { type Failure } from '../errors.js';
+import { powDifficultyFor } from '../pow/adaptiveDifficulty.js';
 import { type ProbeCell, probeLayout } from '../probe/probeLayout.js';
+import { bindingFromAddress } from '../rateLimit.js';
+import { admitSite } from '../sites/admitSite.js';
+import type { Site } from '../sites/Site.js';
+import { sitePasskeys } from '../sites/sitePasskeys.js';
+import { TEST_CHALLENGE_ID } from '../sites/testKeys.js';
+import { challengeMaze } from './challengeMaze.js';
 import type { CoreContext } from './context.js';
 import { derivedFromMac, deriveWebAuthnChallenge } from './deriveChallenge.js';
 import { mintChallengeId } from './mintChallengeId.js';
 import { type WebAuthnRequestOptions, webauthnRequestOptions } from './webauthnRequestOptions.js';
-import { challengeMaze } from './challengeMaze.js';
 
 export interface ChallengeInput {
   site_key: string;
   stable_id?: string | undefined;
   client_capabilities?: { webauthn_available?: boolean | undefined } | undefined;
+}
+
+/** What the HTTP layer knows of the client: its page's Origin ('' when absent) and its address. */
+export interface ClientInfo {
+  origin: string;
+  address: string;
 }
 
 /** The probe as sent to the client: without `isTarget`, which would hand a bot the answer. */
@@ -44,23 +57,39 @@ export interface Challenge {
   };
   probes?: ProbeView[];
   webauthn_request_options?: WebAuthnRequestOptions;
+  /** A test key's challenge: nothing to solve, /verify answers the key's fixed outcome. */
+  test?: true;
 }
 
-/** Issues a challenge. Writes nothing: every value follows from the id (see challengeIdBytes.ts). */
-export async function issueChallenge(ctx: CoreContext, input: ChallengeInput): Promise<Challenge> {
-  const { config } = ctx;
-  const key = ctx.challengeKeys[0]!;
+export type IssueResult = { ok: true; challenge: Challenge } | { ok: false; failure: Failure };
+
+/**
+ * Issues a challenge for an admitted site (unknown_site_key, hostname_not_allowed), with the
+ * client's adaptive proof-of-work difficulty. Writes no single-use state: every value follows
+ * from the id (see challengeIdBytes.ts); only the client's load counter moves.
+ */
+export async function issueChallenge(ctx: CoreContext, input: ChallengeInput, client: ClientInfo): Promise<IssueResult> {
+  const admitted = admitSite(ctx.sites, input.site_key, client.origin);
+  if (!admitted.ok) return admitted;
+  const { site } = admitted;
   const createdAt = ctx.now();
-  const { id, bytes, mac } = mintChallengeId(key, input.site_key, createdAt);
-  const derived = derivedFromMac(mac, config.probeProbability);
-  const maze = challengeMaze(config, derived.seed);
+  if (site.test !== undefined) return { ok: true, challenge: testChallenge(ctx, site, createdAt) };
+
+  const { policy } = site;
+  const key = ctx.challengeKeys[0]!;
+  const powDifficulty = await powDifficultyFor(ctx.store, bindingFromAddress(client.address), policy.pow, createdAt);
+  ctx.onPowIssued?.(powDifficulty);
+  const { id, bytes, mac } = mintChallengeId(key, { siteKey: site.key, policy: site.digest, createdAt, powDifficulty });
+  const derived = derivedFromMac(mac, policy.probeProbability);
+  const maze = challengeMaze(policy.maze, derived.seed);
+  const passkeys = sitePasskeys(ctx.passkeys, site);
   // Without passkeys there is nothing to wait for.
   const webauthn =
-    ctx.passkeys === undefined
+    passkeys === undefined
       ? undefined
-      : await webauthnRequestOptions(ctx, {
+      : await webauthnRequestOptions(passkeys, {
           challenge: () => deriveWebAuthnChallenge(key, bytes),
-          siteKey: input.site_key,
+          siteKey: site.key,
           stableId: input.stable_id,
           webauthnAvailable: input.client_capabilities?.webauthn_available,
         });
@@ -72,12 +101,12 @@ export async function issueChallenge(ctx: CoreContext, input: ChallengeInput): P
     maze_height: maze.height,
     maze_difficulty: maze.difficulty,
     pow_challenge: derived.powChallenge,
-    pow_difficulty: config.powDifficulty,
-    pow_difficulty_keyboard: config.powDifficulty + config.powKeyboardExtraBits,
-    site_key: input.site_key,
+    pow_difficulty: powDifficulty,
+    pow_difficulty_keyboard: powDifficulty + ctx.config.powKeyboardExtraBits,
+    site_key: site.key,
     created_at: createdAt,
-    expires_at: createdAt + config.challengeTtlMs,
-    cell_size: config.cellSize,
+    expires_at: createdAt + ctx.config.challengeTtlMs,
+    cell_size: ctx.config.cellSize,
     requirements: {
       probe: derived.hasProbe ? { mode: 'required', required_completion_count: 1 } : { mode: 'none', required_completion_count: 0 },
       webauthn: { mode: webauthn?.mode ?? 'none' },
@@ -98,5 +127,26 @@ export async function issueChallenge(ctx: CoreContext, input: ChallengeInput): P
     ];
   }
   if (webauthn !== undefined) challenge.webauthn_request_options = webauthn.options;
-  return challenge;
+  return { ok: true, challenge };
+}
+
+/** The challenge of a test key: well formed, flagged, with nothing to solve. */
+function testChallenge(ctx: CoreContext, site: Site, createdAt: number): Challenge {
+  return {
+    id: TEST_CHALLENGE_ID,
+    challenge_type: 'maze',
+    maze_seed: 0,
+    maze_width: site.policy.maze.width,
+    maze_height: site.policy.maze.height,
+    maze_difficulty: site.policy.maze.difficulty,
+    pow_challenge: '0'.repeat(32),
+    pow_difficulty: 0,
+    pow_difficulty_keyboard: 0,
+    site_key: site.key,
+    created_at: createdAt,
+    expires_at: createdAt + ctx.config.challengeTtlMs,
+    cell_size: ctx.config.cellSize,
+    requirements: { probe: { mode: 'none', required_completion_count: 0 }, webauthn: { mode: 'none' } },
+    test: true,
+  };
 }

@@ -1,5 +1,5 @@
 import { type AssertionOptions, createAssertionOptions } from '../webauthn/createAssertionOptions.js';
-import type { CoreContext } from './context.js';
+import type { Passkeys } from './context.js';
 
 /** `webauthn_request_options` of a challenge (interface.md). */
 export type WebAuthnRequestOptions = AssertionOptions;
@@ -24,16 +24,12 @@ export interface WebAuthnRequestInput {
 }
 
 /**
- * The passkey part of a challenge: nothing when passkeys are off; in `preferred` mode request
- * options when `stableId` has registered passkeys and the client can use them; in `required`
- * mode always the requirement, with options under the same condition.
+ * The passkey part of a challenge under the site's passkey settings: nothing when off; in
+ * `preferred` mode request options when `stableId` has registered passkeys and the client can
+ * use them; in `required` mode always the requirement, with options under the same condition.
  */
-export async function webauthnRequestOptions(
-  ctx: CoreContext,
-  input: WebAuthnRequestInput,
-): Promise<WebAuthnRequest | undefined> {
-  const passkeys = ctx.passkeys;
-  if (passkeys === undefined || passkeys.config.mode === 'off') return undefined;
+export async function webauthnRequestOptions(passkeys: Passkeys, input: WebAuthnRequestInput): Promise<WebAuthnRequest | undefined> {
+  if (passkeys.config.mode === 'off') return undefined;
   const mode = passkeys.config.mode;
   const options =
     input.stableId === undefined || input.stableId === '' || input.webauthnAvailable === false

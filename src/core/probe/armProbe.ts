@@ -9,6 +9,8 @@ import { signToken } from '../token/signToken.js';
 import { probeLayout } from './probeLayout.js';
 import { MAX_ARM_ATTEMPTS, PROBE_DEADLINE_MS, TICKET_TYP, type TicketClaims } from './probeTokens.js';
 import { challengeMaze } from '../challenge/challengeMaze.js';
+import type { ClientInfo } from '../challenge/issueChallenge.js';
+import { admitSite } from '../sites/admitSite.js';
 
 export interface ArmInput {
   challenge_id: string;
@@ -23,19 +25,24 @@ export type ArmResult =
   | { ok: false; failure: Failure };
 
 /**
- * issued -> armed. Checks: authentic, unexpired challenge for this site; the probe exists;
+ * issued -> armed. Checks: the site is admitted (unknown_site_key, hostname_not_allowed);
+ * authentic, unexpired challenge for this site under its current policy; the probe exists;
  * the trace is a strict wall-respecting path from the start cell that ends on the trigger cell;
  * fewer than MAX_ARM_ATTEMPTS tickets of it so far. Returns a ticket bound to challenge, probe and
  * session, with the server's own arm time.
  */
-export async function armProbe(ctx: CoreContext, input: ArmInput): Promise<ArmResult> {
+export async function armProbe(ctx: CoreContext, input: ArmInput, client: Pick<ClientInfo, 'origin'>): Promise<ArmResult> {
+  const admitted = admitSite(ctx.sites, input.site_key, client.origin);
+  if (!admitted.ok) return admitted;
+  const { site } = admitted;
+  if (site.test !== undefined) return { ok: false, failure: failure('probe_not_found') };
   const now = ctx.now();
-  const auth = authenticateChallengeId(ctx.challengeKeys, input.challenge_id, input.site_key, now, ctx.config.challengeTtlMs);
+  const auth = authenticateChallengeId(ctx.challengeKeys, input.challenge_id, site, now, ctx.config.challengeTtlMs);
   if (!auth.ok) return auth;
   const { challenge } = auth;
-  const derived = deriveChallenge(challenge.key, challenge.bytes, ctx.config.probeProbability);
+  const derived = deriveChallenge(challenge.key, challenge.bytes, site.policy.probeProbability);
   const { config } = ctx;
-  const maze = challengeMaze(config, derived.seed);
+  const maze = challengeMaze(site.policy.maze, derived.seed);
   if (!derived.hasProbe) return { ok: false, failure: failure('probe_not_found') };
   const probe = probeLayout(ctx.kernel, maze, derived.probeSeed);
   if (input.probe_id !== probe.id) return { ok: false, failure: failure('probe_not_found') };
@@ -57,6 +64,7 @@ export async function armProbe(ctx: CoreContext, input: ArmInput): Promise<ArmRe
     cid: challenge.id,
     pid: probe.id,
     sid: input.session_id,
+    site: site.key,
     jti: randomUUID(),
     armed_at: armedAt,
     deadline_at: deadlineAt,

@@ -19,7 +19,8 @@ export type CompleteResult = { ok: true; completion_token: string } | { ok: fals
 
 /**
  * armed -> completed. Checks, in order: the ticket is ours and bound to this challenge and
- * session (invalid_ticket); the challenge is still live; the deadline has not passed
+ * session (invalid_ticket); its site is still served, and the challenge is still live under the
+ * site's current policy; the deadline has not passed
  * (ticket_expired); the ticket is consumed (ticket_already_used), so every later failure burns
  * it; the server-measured reaction time is at least MIN_REACTION_MS (reaction_out_of_window);
  * the tapped cell is the target (wrong_cell).
@@ -30,8 +31,10 @@ export async function completeProbe(ctx: CoreContext, input: CompleteInput): Pro
   if (ticket === undefined || ticket.cid !== input.challenge_id || ticket.sid !== input.session_id) {
     return { ok: false, failure: failure('invalid_ticket') };
   }
+  const site = ctx.sites.resolve(ticket.site);
+  if (site === undefined) return { ok: false, failure: failure('unknown_site_key') };
   const now = ctx.now();
-  const auth = authenticateChallengeId(ctx.challengeKeys, ticket.cid, undefined, now, ctx.config.challengeTtlMs);
+  const auth = authenticateChallengeId(ctx.challengeKeys, ticket.cid, site, now, ctx.config.challengeTtlMs);
   if (!auth.ok) return auth;
   if (now > ticket.deadline_at) return { ok: false, failure: failure('ticket_expired') };
 
@@ -43,9 +46,8 @@ export async function completeProbe(ctx: CoreContext, input: CompleteInput): Pro
   if (reactionMs < MIN_REACTION_MS) return { ok: false, failure: failure('reaction_out_of_window') };
 
   const { challenge } = auth;
-  const { config } = ctx;
-  const derived = deriveChallenge(challenge.key, challenge.bytes, config.probeProbability);
-  const maze = challengeMaze(config, derived.seed);
+  const derived = deriveChallenge(challenge.key, challenge.bytes, site.policy.probeProbability);
+  const maze = challengeMaze(site.policy.maze, derived.seed);
   const { target, id } = probeLayout(ctx.kernel, maze, derived.probeSeed);
   if (id !== ticket.pid || input.tapped_cell.x !== target.x || input.tapped_cell.y !== target.y) {
     return { ok: false, failure: failure('wrong_cell') };

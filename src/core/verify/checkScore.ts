@@ -1,10 +1,13 @@
 import type { MazeParams, PackedEvents, RawEvent } from '../../kernel/types.js';
 import type { CoreContext } from '../challenge/context.js';
 import { type Failure, failure } from '../errors.js';
+import type { ScoringConfig } from '../scoring/parseScoringConfig.js';
 import { scoreSubmission } from '../scoring/scoreSubmission.js';
 
 export interface ScoreCheckInput {
   siteKey: string;
+  /** The site's scoring mode and threshold. */
+  scoring: ScoringConfig;
   maze: MazeParams;
   events: readonly RawEvent[];
   /** The same events packed (already replayed). */
@@ -27,7 +30,7 @@ export const UNSCORED = 1;
  *   SCORE_THRESHOLD is behavioral_rejected; otherwise the token carries the measured score.
  */
 export async function checkScore(ctx: CoreContext, input: ScoreCheckInput): Promise<ScoreCheck> {
-  const { mode, threshold } = ctx.config.scoring;
+  const { mode, threshold } = input.scoring;
   if (mode === 'off') return { ok: true, score: UNSCORED };
   const r = await scoreSubmission(
     { kernel: ctx.kernel, fingerprints: ctx.fingerprints },

@@ -1,5 +1,5 @@
 import type { AuthenticChallenge } from '../challenge/authenticateChallengeId.js';
-import type { CoreContext } from '../challenge/context.js';
+import type { Passkeys } from '../challenge/context.js';
 import { deriveWebAuthnChallenge } from '../challenge/deriveChallenge.js';
 import { type Failure, failure } from '../errors.js';
 import { verifyAssertion } from '../webauthn/verifyAssertion.js';
@@ -13,6 +13,8 @@ export interface WebAuthnAssertion {
 }
 
 export interface WebAuthnCheckInput {
+  /** The site's passkey settings (sites/sitePasskeys.ts); undefined when off. */
+  passkeys: Passkeys | undefined;
   challenge: AuthenticChallenge;
   siteKey: string;
   stableId: string | undefined;
@@ -28,8 +30,8 @@ export interface WebAuthnCheckInput {
  * An assertion must be over the challenge's own derived WebAuthn challenge, by a passkey of
  * (site_key, stable_id) (webauthn_failed).
  */
-export async function checkWebAuthn(ctx: CoreContext, input: WebAuthnCheckInput): Promise<Failure | undefined> {
-  const passkeys = ctx.passkeys;
+export async function checkWebAuthn(input: WebAuthnCheckInput): Promise<Failure | undefined> {
+  const { passkeys } = input;
   if (passkeys === undefined || passkeys.config.mode === 'off') return undefined;
   if (input.assertion === undefined) {
     return passkeys.config.mode === 'required' ? failure('webauthn_required') : undefined;

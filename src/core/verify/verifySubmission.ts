@@ -1,6 +1,7 @@
 import type { RawEvent } from '../../kernel/types.js';
 import { authenticateChallengeId } from '../challenge/authenticateChallengeId.js';
 import type { CoreContext } from '../challenge/context.js';
+import type { ClientInfo } from '../challenge/issueChallenge.js';
 import { derivedFromMac } from '../challenge/deriveChallenge.js';
 import { type Failure, failure } from '../errors.js';
 import { issueSessionToken } from '../issueSessionToken.js';
@@ -14,6 +15,12 @@ import { checkTraceTime } from './checkTraceTime.js';
 import { type WebAuthnAssertion, checkWebAuthn } from './checkWebAuthn.js';
 import { eventsDigest } from './eventsDigest.js';
 import { challengeMaze } from '../challenge/challengeMaze.js';
+import { notePowFailure } from '../pow/adaptiveDifficulty.js';
+import { bindingFromAddress } from '../rateLimit.js';
+import { admitSite } from '../sites/admitSite.js';
+import { type Site, hostnameOf } from '../sites/Site.js';
+import { sitePasskeys } from '../sites/sitePasskeys.js';
+import { DUMMY_TOKEN } from '../sites/testKeys.js';
 
 /** /verify fields the server reads; `maze_seed`, `cell_size`, `rate_limit_binding` are never trusted. */
 export interface VerifyInput {
@@ -30,18 +37,21 @@ export interface VerifyInput {
   webauthn?: WebAuthnAssertion | undefined;
 }
 
-export type VerifyResult = { ok: true; token: string; score: number } | { ok: false; failure: Failure };
+/** `test`: the answer of a test key (sites/testKeys.ts), not of a check. */
+export type VerifyResult = { ok: true; token: string; score: number; test?: true } | { ok: false; failure: Failure; test?: true };
 
 const fail = (code: Failure['code'], detail?: string): VerifyResult => ({ ok: false, failure: failure(code, detail) });
 
 /**
- * unconsumed -> consumed. The checks, in this order:
- *  1. the id is authentic (challenge_not_found), issued for `site_key` (site_key_mismatch),
- *     unexpired (challenge_expired);
+ * unconsumed -> consumed, for a site admitted first (unknown_site_key, hostname_not_allowed; a
+ * test key answers its fixed outcome here). The checks, in this order:
+ *  1. the id is authentic (challenge_not_found), issued for `site_key` under the site's current
+ *     policy (site_key_mismatch; challenge_expired after a policy change), unexpired
+ *     (challenge_expired);
  *  2. the challenge is consumed: from here on, pass or fail, it is spent (a second attempt gets
  *     challenge_not_found; a full store refuses with store_unavailable);
- *  3. proof of work, with the extra bits of a keyboard solve when the events are one
- *     (invalid_pow);
+ *  3. proof of work at the difficulty the id carries, plus the extra bits of a keyboard solve
+ *     when the events are one (invalid_pow);
  *  4. the trace's span fits in the time the server saw since the challenge was issued
  *     (trace_time_mismatch): after the consume, so a refusal spends the challenge and its proof
  *     of work (no retrying one challenge until the bound passes), and after the proof of work, so
@@ -49,14 +59,31 @@ const fail = (code: Failure['code'], detail?: string): VerifyResult => ({ ok: fa
  *  5. path replay over the issued maze and cell size (invalid_path);
  *  6. probe completion tokens, when the challenge has probes (probe_failed);
  *  7. ECDSA signature, deployed-widget text first (invalid_signature);
- *  8. passkeys (webauthn_required, webauthn_failed);
- *  9. behavioural score, by SCORING_MODE (duplicate_trace, behavioral_rejected; see checkScore.ts);
- * then a session token carrying the score and the inferred input type is minted.
+ *  8. passkeys, by the site's mode (webauthn_required, webauthn_failed);
+ *  9. behavioural score, by the site's scoring mode (duplicate_trace, behavioral_rejected; see
+ *     checkScore.ts);
+ * then a session token carrying the score, the inferred input type, the page's hostname and the
+ * client's address is minted. A failure after admission adds to the client's adaptive
+ * proof-of-work load.
  */
-export async function verifySubmission(ctx: CoreContext, input: VerifyInput, origin: string | undefined): Promise<VerifyResult> {
+export async function verifySubmission(ctx: CoreContext, input: VerifyInput, client: ClientInfo): Promise<VerifyResult> {
+  const admitted = admitSite(ctx.sites, input.site_key, client.origin);
+  if (!admitted.ok) return admitted;
+  const { site } = admitted;
+  if (site.test === 'pass') return { ok: true, token: DUMMY_TOKEN, score: 1, test: true };
+  if (site.test === 'fail') return { ok: false, failure: failure('behavioral_rejected'), test: true };
+  const result = await checkSubmission(ctx, site, input, client);
+  if (!result.ok && result.failure.code !== 'store_unavailable') {
+    await notePowFailure(ctx.store, bindingFromAddress(client.address), site.policy.pow, ctx.now());
+  }
+  return result;
+}
+
+async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput, client: ClientInfo): Promise<VerifyResult> {
   const { config, kernel } = ctx;
+  const { policy } = site;
   const now = ctx.now();
-  const auth = authenticateChallengeId(ctx.challengeKeys, input.challenge_id, input.site_key, now, config.challengeTtlMs);
+  const auth = authenticateChallengeId(ctx.challengeKeys, input.challenge_id, site, now, config.challengeTtlMs);
   if (!auth.ok) return auth;
   const { challenge } = auth;
 
@@ -64,15 +91,16 @@ export async function verifySubmission(ctx: CoreContext, input: VerifyInput, ori
   if (consumed !== 'fresh' && consumed !== 'full') return fail('challenge_not_found', 'challenge already used');
   if (consumed === 'full') return fail('store_unavailable');
 
-  const derived = derivedFromMac(challenge.mac, config.probeProbability);
+  const derived = derivedFromMac(challenge.mac, policy.probeProbability);
   const inputType = inferInputType(input.events);
-  const pow = checkPow(kernel, derived.powChallenge, input.pow_proof, config, inputType);
+  const powNeeds = { powDifficulty: challenge.powDifficulty, powKeyboardExtraBits: config.powKeyboardExtraBits };
+  const pow = checkPow(kernel, derived.powChallenge, input.pow_proof, powNeeds, inputType);
   if (pow !== undefined) return { ok: false, failure: pow };
 
   const late = checkTraceTime(input.events, challenge.createdAt, now);
   if (late !== undefined) return fail('trace_time_mismatch', late);
 
-  const maze = challengeMaze(config, derived.seed);
+  const maze = challengeMaze(policy.maze, derived.seed);
   const packed = kernel.packEvents(input.events);
   const replay = kernel.replay(maze, packed, config.cellSize, { kind: 'verify' });
   if (!replay.valid) return fail('invalid_path');
@@ -89,7 +117,8 @@ export async function verifySubmission(ctx: CoreContext, input: VerifyInput, ori
   })();
   if (!(await checkSignature(input.public_key, input.signature, texts))) return fail('invalid_signature');
 
-  const webauthn = await checkWebAuthn(ctx, {
+  const webauthn = await checkWebAuthn({
+    passkeys: sitePasskeys(ctx.passkeys, site),
     challenge,
     siteKey: input.site_key,
     stableId: input.stable_id,
@@ -97,7 +126,7 @@ export async function verifySubmission(ctx: CoreContext, input: VerifyInput, ori
   });
   if (webauthn !== undefined) return { ok: false, failure: webauthn };
 
-  const scored = await checkScore(ctx, { siteKey: input.site_key, maze, events: input.events, packed, probeReactionsMs });
+  const scored = await checkScore(ctx, { siteKey: input.site_key, scoring: policy.scoring, maze, events: input.events, packed, probeReactionsMs });
   if (!scored.ok) return scored;
   const { score } = scored;
 
@@ -107,18 +136,9 @@ export async function verifySubmission(ctx: CoreContext, input: VerifyInput, ori
     siteKey: input.site_key,
     score,
     inputType,
-    hostname: hostnameOf(origin),
+    hostname: hostnameOf(client.origin),
+    ip: client.address,
     now: ctx.now(),
   });
   return { ok: true, token, score };
-}
-
-/** Hostname of an Origin header value, '' when absent or opaque. */
-function hostnameOf(origin: string | undefined): string {
-  if (origin === undefined || origin === '' || origin === 'null') return '';
-  try {
-    return new URL(origin).hostname;
-  } catch {
-    return '';
-  }
 }

@@ -87,6 +87,11 @@ export async function verifyRegistration(
   return { ok: true, credential_id: credential.id };
 }
 
+/** The site key a registration session was opened for, when it is one of ours (to find the site's passkey settings). */
+export function registrationSiteKey(sessionId: string, ring: KeyRing): string | undefined {
+  return readSession(sessionId, ring)?.siteKey;
+}
+
 function readSession(sessionId: string, ring: KeyRing): RegistrationSession | undefined {
   if (typeof sessionId !== 'string') return undefined;
   const token = readToken(sessionId, ring, REGISTRATION_TOKEN_TYPE);

@@ -1,26 +1,47 @@
 import type { Failure } from '../../core/errors.js';
 import { siteverify } from '../../core/siteverify.js';
-import { BEARER_CHALLENGE, bearerCheck } from '../bearer.js';
+import type { SiteverifyCaller } from '../../core/siteverifyCaller.js';
+import { BEARER_CHALLENGE, bearerToken } from '../bearer.js';
+import { SiteverifyFailure, SiteverifySuccess } from '../responses.js';
 import { type PostRoute, failureReply } from '../route.js';
 import type { Schemas, SiteverifyBody } from '../schemas.js';
 
 /** Token verdicts answer 200 (like Turnstile/hCaptcha); a malformed request 400, a full store 503. */
-const STATUS_OF_VERDICT: Partial<Record<string, number>> = { missing_input: 400, store_unavailable: 503 };
+const STATUS_OF_VERDICT: Partial<Record<string, number>> = { missing_input: 400, invalid_request: 400, store_unavailable: 503 };
+
+/** The codes /siteverify answers with HTTP 200 and `success: false`. */
+export const SITEVERIFY_VERDICTS = [
+  'invalid_token',
+  'site_key_mismatch',
+  'session_mismatch',
+  'token_expired',
+  'remoteip_mismatch',
+  'token_already_used',
+] as const;
 
 const siteverifyFailure = (f: Failure) => failureReply(f, { score: 0, error: f.code, 'error-codes': [f.code] });
 
 const UNAUTHORIZED = { ...siteverifyFailure({ code: 'unauthorized' }), headers: BEARER_CHALLENGE };
 
-export function siteverifyRoute(schemas: Schemas, authToken: string | undefined): PostRoute {
-  const authorized = bearerCheck(authToken);
+/**
+ * `callerOf` tells who presents a secret (the `secret` field first, else the bearer token);
+ * a secret that opens nothing is 401.
+ */
+export function siteverifyRoute(schemas: Schemas, callerOf: (secret: string | undefined) => SiteverifyCaller | undefined): PostRoute {
   return {
     path: '/siteverify',
+    summary: "Redeem a session token once, from the site's backend (with its secret)",
     check: schemas.siteverify,
     form: true,
+    success: SiteverifySuccess,
+    failure: SiteverifyFailure,
+    errors: ['unauthorized', 'missing_input'],
+    verdicts: SITEVERIFY_VERDICTS,
     fail: siteverifyFailure,
     async handle(ctx, body: SiteverifyBody, info) {
-      if (!authorized(info.authorization)) return UNAUTHORIZED;
-      const result = await siteverify(ctx, body);
+      const caller = callerOf(body.secret || bearerToken(info.authorization));
+      if (caller === undefined) return UNAUTHORIZED;
+      const result = await siteverify(ctx, body, caller);
       if (result.success) return { status: 200, body: result };
       return { status: STATUS_OF_VERDICT[result.error] ?? 200, code: result.error, body: result };
     },

@@ -1,28 +1,60 @@
 import { describe, expect, it } from 'vitest';
 import { authenticateChallengeId } from '../../../src/core/challenge/authenticateChallengeId.js';
 import { challengeKeys } from '../../../src/core/challenge/challengeKeys.js';
+import { createdAtOf, formatId } from '../../../src/core/challenge/challengeIdBytes.js';
 import { deriveChallenge, derivedFromMac } from '../../../src/core/challenge/deriveChallenge.js';
-import { mintChallengeId } from '../../../src/core/challenge/mintChallengeId.js';
+import { type IdClaims, mintChallengeId as mintWith } from '../../../src/core/challenge/mintChallengeId.js';
 
 const [keyA, keyB] = challengeKeys(['a'.repeat(32), 'b'.repeat(32)]) as [Buffer, Buffer];
 const T0 = Date.UTC(2030, 0, 1);
 const TTL = 120_000;
+const POLICY = 'a'.repeat(64);
+/** The site an id is checked against: its key and its current policy digest. */
+const site = (key: string, digest = POLICY, retired: string[] = []) => ({ key, digest, retired });
+const mintChallengeId = (key: Buffer, siteKey: string, createdAt: number, over: Partial<IdClaims> = {}) =>
+  mintWith(key, { siteKey, policy: POLICY, createdAt, powDifficulty: 18, ...over });
 
 describe('challenge ids', () => {
-  it('carry created_at in the first 48 bits and are UUID-shaped', () => {
-    const { id, bytes } = mintChallengeId(keyA, 'site', T0);
+  it('carry the difficulty in the top 6 bits and created_at in the low 42 bits of the first 48, and are UUID-shaped', () => {
+    const { id, bytes } = mintChallengeId(keyA, 'site', T0, { powDifficulty: 21 });
     expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(bytes.readUIntBE(0, 6)).toBe(T0);
+    expect(bytes.readUIntBE(0, 6)).toBe(21 * 2 ** 42 + T0);
+    expect(createdAtOf(id)).toBe(T0);
+  });
+
+  it('authenticate with the difficulty they were issued with, which no client can change', () => {
+    for (const powDifficulty of [0, 1, 18, 32, 63]) {
+      const { id } = mintChallengeId(keyA, 'site', T0, { powDifficulty });
+      const r = authenticateChallengeId([keyA], id, site('site'), T0, TTL);
+      expect(r.ok && r.challenge.powDifficulty).toBe(powDifficulty);
+    }
+    // Lowering the difficulty bits of a real id breaks its MAC.
+    const { bytes } = mintChallengeId(keyA, 'site', T0, { powDifficulty: 20 });
+    const easier = Buffer.from(bytes);
+    easier.writeUIntBE(10 * 2 ** 42 + T0, 0, 6);
+    const forged = formatId(easier.toString('hex'));
+    expect(authenticateChallengeId([keyA], forged, site('site'), T0, TTL)).toEqual({ ok: false, failure: { code: 'challenge_not_found' } });
+  });
+
+  it("bind the site's policy digest: another policy is site_key_mismatch, a retired one challenge_expired", () => {
+    const { id } = mintChallengeId(keyA, 'site', T0);
+    const newer = 'b'.repeat(64);
+    expect(authenticateChallengeId([keyA], id, site('site', newer), T0, TTL)).toEqual({ ok: false, failure: { code: 'site_key_mismatch' } });
+    expect(authenticateChallengeId([keyA], id, site('site', newer, ['c'.repeat(64), POLICY]), T0, TTL)).toEqual({
+      ok: false,
+      failure: { code: 'challenge_expired', detail: 'site policy changed' },
+    });
+    expect(authenticateChallengeId([keyA], id, site('site', POLICY, [newer]), T0, TTL).ok).toBe(true);
   });
 
   it('authenticate under the minting key or any listed key, with its times', () => {
     const { id } = mintChallengeId(keyB, 'site', T0);
-    const r = authenticateChallengeId([keyA, keyB], id, 'site', T0, TTL);
+    const r = authenticateChallengeId([keyA, keyB], id, site('site'), T0, TTL);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.challenge.key.equals(keyB)).toBe(true);
     expect(r.challenge).toMatchObject({ id, createdAt: T0, expiresAt: T0 + TTL });
-    expect(authenticateChallengeId([keyA], id, 'site', T0, TTL)).toEqual({ ok: false, failure: { code: 'challenge_not_found' } });
+    expect(authenticateChallengeId([keyA], id, site('site'), T0, TTL)).toEqual({ ok: false, failure: { code: 'challenge_not_found' } });
   });
 
   it('every flipped bit of the id body or MAC is challenge_not_found; of the tag, site_key_mismatch', () => {
@@ -31,7 +63,7 @@ describe('challenge ids', () => {
     for (let i = 0; i < 32; i++) {
       const flipped = hex.slice(0, i) + ((parseInt(hex[i]!, 16) ^ 1).toString(16)) + hex.slice(i + 1);
       const id = `${flipped.slice(0, 8)}-${flipped.slice(8, 12)}-${flipped.slice(12, 16)}-${flipped.slice(16, 20)}-${flipped.slice(20)}`;
-      const r = authenticateChallengeId([keyA], id, 'site', T0, TTL);
+      const r = authenticateChallengeId([keyA], id, site('site'), T0, TTL);
       expect(r.ok).toBe(false);
       if (r.ok) continue;
       // Hex digits 28..31 are the site tag.
@@ -41,16 +73,16 @@ describe('challenge ids', () => {
 
   it('site_key_mismatch for another site key; skipped when no site key is given', () => {
     const { id } = mintChallengeId(keyA, 'site', T0);
-    expect(authenticateChallengeId([keyA], id, 'other', T0, TTL)).toEqual({ ok: false, failure: { code: 'site_key_mismatch' } });
+    expect(authenticateChallengeId([keyA], id, site('other'), T0, TTL)).toEqual({ ok: false, failure: { code: 'site_key_mismatch' } });
     expect(authenticateChallengeId([keyA], id, undefined, T0, TTL).ok).toBe(true);
   });
 
   it('expires one millisecond after expires_at; refuses ids from more than a minute ahead', () => {
     const { id } = mintChallengeId(keyA, 'site', T0);
-    expect(authenticateChallengeId([keyA], id, 'site', T0 + TTL, TTL).ok).toBe(true);
-    expect(authenticateChallengeId([keyA], id, 'site', T0 + TTL + 1, TTL)).toEqual({ ok: false, failure: { code: 'challenge_expired' } });
-    expect(authenticateChallengeId([keyA], id, 'site', T0 - 60_000, TTL).ok).toBe(true);
-    expect(authenticateChallengeId([keyA], id, 'site', T0 - 60_001, TTL)).toEqual({ ok: false, failure: { code: 'challenge_not_found' } });
+    expect(authenticateChallengeId([keyA], id, site('site'), T0 + TTL, TTL).ok).toBe(true);
+    expect(authenticateChallengeId([keyA], id, site('site'), T0 + TTL + 1, TTL)).toEqual({ ok: false, failure: { code: 'challenge_expired' } });
+    expect(authenticateChallengeId([keyA], id, site('site'), T0 - 60_000, TTL).ok).toBe(true);
+    expect(authenticateChallengeId([keyA], id, site('site'), T0 - 60_001, TTL)).toEqual({ ok: false, failure: { code: 'challenge_not_found' } });
   });
 });
 
@@ -66,7 +98,7 @@ describe('deriveChallenge', () => {
 
   it('issuing, authenticating and re-deriving agree; the derived values are not the MAC24 the id shows', () => {
     const minted = mintChallengeId(keyB, 'site', T0);
-    const r = authenticateChallengeId([keyA, keyB], minted.id, 'site', T0, TTL);
+    const r = authenticateChallengeId([keyA, keyB], minted.id, site('site'), T0, TTL);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.challenge.mac).toBe(minted.mac);

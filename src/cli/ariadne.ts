@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+/**
+ * The `ariadne` command (package.json "bin"):
+ *   ariadne [start]   start the server (what `npm start` runs), configured by the environment
+ *   ariadne secret    print a new signing secret
+ *   ariadne check     validate the environment and the sites file without starting
+ */
+import { checkSetup } from './checkSetup.js';
+import { newSecret } from './newSecret.js';
+
+const USAGE = `Usage: ariadne [start | secret | check | help]
+  start    start the server (the default), configured by environment variables
+  secret   print a new random secret for SIGNING_SECRET or a site's secret
+  check    validate the environment and SITES_FILE without starting; exit 0 when valid, 1 when not`;
+
+const command = process.argv[2] ?? 'start';
+switch (command) {
+  case 'start':
+    await import('../cli.js');
+    break;
+  case 'secret':
+    console.log(newSecret());
+    break;
+  case 'check':
+    process.exitCode = await checkSetup(process.env, { out: (l) => console.log(l), err: (l) => console.error(l) });
+    break;
+  case 'help':
+  case '--help':
+  case '-h':
+    console.log(USAGE);
+    break;
+  default:
+    console.error(`Unknown command ${JSON.stringify(command)}.\n${USAGE}`);
+    process.exitCode = 2;
+}

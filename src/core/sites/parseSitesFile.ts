@@ -1,0 +1,103 @@
+import { Value } from '@sinclair/typebox/value';
+import type { Config } from '../../config.js';
+import { parseWebAuthnConfig } from '../webauthn/parseWebAuthnConfig.js';
+import type { SiteEntry, SitesSnapshot } from './SiteRegistry.js';
+import { DEFAULT_POW_HEADROOM, MAX_POW_DIFFICULTY, type SitePolicy, defaultPolicy } from './SitePolicy.js';
+import { type PolicyInFile, type SitesFile, SitesFileSchema, SITE_KEY_PATTERN } from './sitesFileSchema.js';
+import { TEST_SITE_KEYS } from './testKeys.js';
+
+export type SitesParse = { ok: true; snapshot: SitesSnapshot } | { ok: false; errors: string[] };
+
+/** Errors reported at once; the rest are summed up. */
+const MAX_REPORTED = 10;
+
+/**
+ * Validates the text of a sites file against SitesFileSchema and the rules a schema cannot say
+ * (max_difficulty not below difficulty, passkeys with a relying party, one secret per site, test
+ * keys reserved), and resolves each site's policy over the server-wide one. Every error names the
+ * site and the field. Never throws.
+ */
+export function parseSitesFile(text: string, config: Config, source: string): SitesParse {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, errors: [`not valid JSON: ${e instanceof Error ? e.message : String(e)}`] };
+  }
+  const errors = [...Value.Errors(SitesFileSchema, json)].map((e) => describe(e.path, e.message, json));
+  if (errors.length > 0) return { ok: false, errors: [...new Set(errors)].slice(0, MAX_REPORTED) };
+
+  const file = json as SitesFile;
+  const fallback = defaultPolicy(config);
+  const secrets = new Map<string, string>();
+  const sites: SiteEntry[] = [];
+  for (const [key, site] of Object.entries(file.sites)) {
+    const at = (field: string, message: string) => errors.push(`site ${JSON.stringify(key)}: ${field}: ${message}`);
+    if (Object.hasOwn(TEST_SITE_KEYS, key)) at('key', 'is a reserved test key');
+    const other = secrets.get(site.secret);
+    if (other !== undefined) at('secret', `is also the secret of site ${JSON.stringify(other)}; each site needs its own`);
+    secrets.set(site.secret, key);
+    const policy = resolvePolicy(site.policy ?? {}, fallback, at);
+    if (policy !== undefined) sites.push({ key, hostnames: site.hostnames, secret: site.secret, policy });
+  }
+  if (errors.length > 0) return { ok: false, errors: errors.slice(0, MAX_REPORTED) };
+  return { ok: true, snapshot: { source, sites, fallback, testKeys: config.testKeys } };
+}
+
+/** The site's policy: its own fields over the server-wide ones; undefined after reporting an error. */
+function resolvePolicy(p: PolicyInFile, fallback: SitePolicy, at: (field: string, message: string) => void): SitePolicy | undefined {
+  const difficulty = p.pow?.difficulty ?? fallback.pow.difficulty;
+  const maxDifficulty =
+    p.pow?.max_difficulty ??
+    (p.pow?.difficulty === undefined ? fallback.pow.maxDifficulty : Math.min(MAX_POW_DIFFICULTY, difficulty + DEFAULT_POW_HEADROOM));
+  if (maxDifficulty < difficulty) {
+    at('policy.pow.max_difficulty', `${maxDifficulty} is below the difficulty ${difficulty}`);
+    return undefined;
+  }
+  let webauthn = fallback.webauthn;
+  if (p.passkeys !== undefined) {
+    try {
+      webauthn = parseWebAuthnConfig({
+        WEBAUTHN_MODE: p.passkeys.mode,
+        WEBAUTHN_RP_ID: p.passkeys.rp_id ?? fallback.webauthn.rpId,
+        WEBAUTHN_ORIGIN: (p.passkeys.origins ?? fallback.webauthn.origins).join(','),
+        WEBAUTHN_RP_NAME: p.passkeys.rp_name ?? fallback.webauthn.rpName,
+      });
+    } catch (e) {
+      const message = (e instanceof Error ? e.message : String(e))
+        .replaceAll('WEBAUTHN_MODE', 'mode')
+        .replaceAll('WEBAUTHN_RP_ID', 'rp_id (or WEBAUTHN_RP_ID)')
+        .replaceAll('WEBAUTHN_ORIGIN', 'origins (or WEBAUTHN_ORIGIN)');
+      at('policy.passkeys', message);
+      return undefined;
+    }
+  }
+  return {
+    pow: { difficulty, maxDifficulty, freePerMinute: p.pow?.free_per_minute ?? fallback.pow.freePerMinute },
+    maze: {
+      width: p.maze?.width ?? fallback.maze.width,
+      height: p.maze?.height ?? fallback.maze.height,
+      difficulty: p.maze?.difficulty ?? fallback.maze.difficulty,
+    },
+    probeProbability: p.probe_probability ?? fallback.probeProbability,
+    webauthn,
+    scoring: { mode: p.scoring?.mode ?? fallback.scoring.mode, threshold: p.scoring?.threshold ?? fallback.scoring.threshold },
+    remoteip: p.remoteip ?? fallback.remoteip,
+  };
+}
+
+/** A schema error as `site "key": field.path: message` (or the top-level field). */
+function describe(path: string, message: string, json: unknown): string {
+  const parts = path.split('/').slice(1).map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
+  if (parts[0] !== 'sites' || parts.length < 2) {
+    return `${parts.join('.') || 'file'}: ${message}${parts.length === 0 ? ' (expected {"sites": {...}})' : ''}`;
+  }
+  const key = parts[1]!;
+  if (parts.length === 2 && !new RegExp(SITE_KEY_PATTERN).test(key)) {
+    return `site ${JSON.stringify(key)}: key: not a valid site key (1-128 of A-Z a-z 0-9 . _ -)`;
+  }
+  const field = parts.slice(2).join('.');
+  const site = (json as { sites: Record<string, unknown> }).sites[key];
+  if (field === '' && (site === null || typeof site !== 'object')) return `site ${JSON.stringify(key)}: ${message}`;
+  return `site ${JSON.stringify(key)}: ${field || 'site'}: ${message}`;
+}

@@ -1,0 +1,97 @@
+/**
+ * The sites file (SITES_FILE), as a typebox schema: start-up and every reload validate against
+ * it, and unknown fields are errors (a typo must not silently fall back to a default).
+ */
+import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { MAX_MAZE_SIDE, MIN_MAZE_SIDE } from '../../kernel/types.js';
+import { MAX_POW_DIFFICULTY } from './SitePolicy.js';
+
+/** Characters and length of a site key in a sites file. */
+export const SITE_KEY_PATTERN = '^[A-Za-z0-9._-]{1,128}$';
+/** Shortest /siteverify secret a site may have. */
+export const MIN_SITE_SECRET_LENGTH = 32;
+/** Most hostnames one site may list. */
+export const MAX_HOSTNAMES = 100;
+
+const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+/** A lowercase hostname, `*.` and a hostname (any subdomain), an IPv4 address, or an IPv6 address in brackets. */
+const HOSTNAME = `^(?:\\*\\.)?${LABEL}(?:\\.${LABEL})*$|^\\[[0-9a-f:.]+\\]$`;
+
+const closed = <T extends Record<string, TSchema>>(properties: T, description: string) =>
+  Type.Object(properties, { additionalProperties: false, description });
+const opt = <T extends TSchema>(t: T) => Type.Optional(t);
+const int = (minimum: number, maximum: number, description: string) => Type.Integer({ minimum, maximum, description });
+const fraction = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
+
+export const PolicySchema = closed(
+  {
+    pow: opt(
+      closed(
+        {
+          difficulty: opt(int(0, MAX_POW_DIFFICULTY, 'Leading zero bits asked of a quiet client (default POW_DIFFICULTY)')),
+          max_difficulty: opt(int(0, MAX_POW_DIFFICULTY, 'Ceiling of adaptive proof of work (default difficulty + 4, at most 32)')),
+          free_per_minute: opt(int(1, 1_000_000, 'Challenges per client and minute before the difficulty rises (default POW_FREE_PER_MINUTE)')),
+        },
+        'Proof of work',
+      ),
+    ),
+    maze: opt(
+      closed(
+        {
+          width: opt(int(MIN_MAZE_SIDE, MAX_MAZE_SIDE, 'Cells across')),
+          height: opt(int(MIN_MAZE_SIDE, MAX_MAZE_SIDE, 'Cells down')),
+          difficulty: opt(fraction('Maze difficulty')),
+        },
+        'Maze size and difficulty',
+      ),
+    ),
+    probe_probability: opt(fraction('Share of challenges with a colour-tap probe')),
+    passkeys: opt(
+      closed(
+        {
+          mode: Type.Union([Type.Literal('off'), Type.Literal('preferred'), Type.Literal('required')]),
+          rp_id: opt(Type.String({ minLength: 1, maxLength: 253, description: 'Relying-party id (default WEBAUTHN_RP_ID)' })),
+          origins: opt(Type.Array(Type.String({ minLength: 1, maxLength: 512 }), { minItems: 1, maxItems: 32, description: 'Page origins (default WEBAUTHN_ORIGIN)' })),
+          rp_name: opt(Type.String({ minLength: 1, maxLength: 128 })),
+        },
+        'Passkeys',
+      ),
+    ),
+    scoring: opt(
+      closed(
+        {
+          mode: opt(Type.Union([Type.Literal('enforce'), Type.Literal('shadow'), Type.Literal('off')])),
+          threshold: opt(fraction('Lowest accepted score')),
+        },
+        'Behavioural scoring',
+      ),
+    ),
+    remoteip: opt(Type.Union([Type.Literal('flag'), Type.Literal('reject')], { description: 'A /siteverify remoteip other than the solving address: report it, or fail' })),
+  },
+  'The site policy; every field defaults to the server-wide setting',
+);
+
+export const SiteSchema = closed(
+  {
+    hostnames: Type.Array(Type.String({ pattern: HOSTNAME, maxLength: 255 }), {
+      minItems: 1,
+      maxItems: MAX_HOSTNAMES,
+      description: 'Hostnames of the pages that may show the widget ("*.example.com": any subdomain)',
+    }),
+    secret: Type.String({ minLength: MIN_SITE_SECRET_LENGTH, maxLength: 256, description: 'The /siteverify secret of this site' }),
+    policy: opt(PolicySchema),
+  },
+  'One site',
+);
+
+export const SitesFileSchema = Type.Object(
+  {
+    $schema: opt(Type.String()),
+    sites: Type.Record(Type.String({ pattern: SITE_KEY_PATTERN }), SiteSchema, { additionalProperties: false, description: 'Site key -> site' }),
+  },
+  { additionalProperties: false },
+);
+
+export type SitesFile = Static<typeof SitesFileSchema>;
+export type SiteInFile = Static<typeof SiteSchema>;
+export type PolicyInFile = Static<typeof PolicySchema>;

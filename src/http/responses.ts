@@ -1,0 +1,103 @@
+/**
+ * Response bodies as typebox schemas: the OpenAPI document is generated from them (with the
+ * request schemas of schemas.ts), and the tests check real answers against them, so neither the
+ * document nor the answers can drift. Objects are closed: a field not listed here is a bug.
+ */
+import { type TSchema, Type } from '@sinclair/typebox';
+
+const closed = <T extends Record<string, TSchema>>(properties: T, description?: string) =>
+  Type.Object(properties, { additionalProperties: false, ...(description === undefined ? {} : { description }) });
+const opt = <T extends TSchema>(t: T) => Type.Optional(t);
+const int = (description?: string) => Type.Integer(description === undefined ? {} : { description });
+const TEST = opt(Type.Literal(true, { description: 'The answer of a test key or secret, not of a check' }));
+const Cell = closed({ x: int(), y: int() });
+
+const Probe = closed({
+  id: Type.String(),
+  type: Type.Literal('color_tap'),
+  instruction: Type.String(),
+  target_color: Type.String(),
+  distractor_colors: Type.Array(Type.String()),
+  cells: Type.Array(closed({ x: int(), y: int(), color: Type.String() })),
+  trigger_cell: Cell,
+});
+
+const WebAuthnRequestOptions = closed({
+  challenge: Type.String({ description: 'base64url' }),
+  rpId: Type.String(),
+  timeout: int('ms'),
+  userVerification: Type.Literal('required'),
+  allowCredentials: Type.Array(closed({ id: Type.String(), type: Type.Literal('public-key'), transports: Type.Array(Type.String()) })),
+});
+
+export const ChallengeResponse = closed(
+  {
+    id: Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$', description: 'Self-authenticating, UUID-shaped' }),
+    challenge_type: Type.Union([Type.Literal('maze'), Type.Literal('maze_stroop')]),
+    maze_seed: int('uint32'),
+    maze_width: int(),
+    maze_height: int(),
+    maze_difficulty: Type.Number(),
+    pow_challenge: Type.String({ pattern: '^[0-9a-f]{32}$' }),
+    pow_difficulty: int('Leading zero bits; adaptive per client'),
+    pow_difficulty_keyboard: int('Leading zero bits a keyboard solve needs (pow_difficulty + POW_KEYBOARD_EXTRA_BITS)'),
+    site_key: Type.String(),
+    created_at: int('ms'),
+    expires_at: int('ms'),
+    cell_size: int('px'),
+    requirements: closed({
+      probe: closed({ mode: Type.Union([Type.Literal('required'), Type.Literal('none')]), required_completion_count: int() }),
+      webauthn: closed({ mode: Type.Union([Type.Literal('required'), Type.Literal('preferred'), Type.Literal('none')]) }),
+    }),
+    probes: opt(Type.Array(Probe)),
+    webauthn_request_options: opt(WebAuthnRequestOptions),
+    test: TEST,
+  },
+  'A challenge',
+);
+
+export const ProbeArmResponse = closed({ success: Type.Literal(true), probe_ticket: Type.String(), armed_at: int('ms'), deadline_at: int('ms') });
+export const ProbeCompleteResponse = closed({ success: Type.Literal(true), completion_token: Type.String() });
+export const VerifyResponse = closed({ success: Type.Literal(true), token: Type.String({ description: 'Session token: single use, 60 s' }), test: TEST });
+
+export const SiteverifySuccess = closed({
+  success: Type.Literal(true),
+  score: Type.Number({ minimum: 0, maximum: 1 }),
+  challenge_id: Type.String(),
+  session_id: Type.String(),
+  site_key: Type.String(),
+  input_type: opt(
+    Type.Union([Type.Literal('mouse'), Type.Literal('touch'), Type.Literal('pen'), Type.Literal('keyboard')], { description: 'Inferred from the events' }),
+  ),
+  challenge_ts: Type.String({ format: 'date-time' }),
+  hostname: Type.String({ description: 'Hostname of the page that solved, from its Origin header' }),
+  'error-codes': Type.Array(Type.String(), { maxItems: 0 }),
+  remoteip_mismatch: opt(Type.Boolean({ description: 'With remoteip: whether it differs from the solving address' })),
+  test: TEST,
+});
+
+export const RegisterOptionsResponse = closed({
+  session_id: Type.String({ description: 'The registration session' }),
+  options: Type.Object({}, { description: 'PublicKeyCredentialCreationOptionsJSON' }),
+});
+export const RegisterVerifyResponse = closed({ success: Type.Literal(true), credential_id: Type.String() });
+export const HealthResponse = closed({ status: Type.Literal('ok') });
+
+const detail = opt(Type.String({ description: 'What was wrong, e.g. the field at fault' }));
+const code = Type.String();
+
+/** `{success: false, error_code, detail?}`: most routes. */
+export const PlainFailure = closed({ success: Type.Literal(false), error_code: code, detail });
+/** /verify: never a real score. */
+export const VerifyFailure = closed({ success: Type.Literal(false), score: Type.Literal(0), error_code: code, detail, test: TEST });
+/** The probe routes also carry `error` (the deployed widget reads it). */
+export const ProbeFailure = closed({ success: Type.Literal(false), error: code, error_code: code, detail });
+/** /siteverify, Turnstile-style. */
+export const SiteverifyFailure = closed({
+  success: Type.Literal(false),
+  score: Type.Literal(0),
+  error: code,
+  'error-codes': Type.Array(code, { minItems: 1, maxItems: 1 }),
+  detail,
+  test: TEST,
+});
