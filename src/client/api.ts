@@ -40,6 +40,8 @@ export interface Challenge {
   };
   probes?: Probe[];
   webauthn_request_options?: WebAuthnRequestOptions;
+  /** A test site key: nothing to solve, /verify answers a fixed outcome. */
+  test?: boolean;
 }
 
 export interface WebAuthnRequestOptions {

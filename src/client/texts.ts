@@ -22,6 +22,8 @@ export interface Texts {
   submitting: string;
   passkey: string;
   verified: string;
+  /** Shown while a test site key's fixed outcome is fetched (no puzzle is drawn). */
+  testKey: string;
   expired: string;
   tokenExpired: string;
   retry: string;
@@ -58,6 +60,7 @@ export const defaultTexts: Texts = {
   submitting: 'Checking…',
   passkey: 'Confirm with your passkey…',
   verified: 'Verified. You can continue.',
+  testKey: 'Test site key: no puzzle, the outcome is fixed.',
   expired: 'The puzzle expired. Here is a new one.',
   tokenExpired: 'The verification expired. Please solve the new puzzle.',
   retry: 'Try again',

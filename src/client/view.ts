@@ -8,6 +8,7 @@ const STYLE = `
 .head { display: flex; align-items: center; justify-content: space-between; gap: 8px; margin: 0 0 6px; }
 .title { font-weight: 600; margin: 0; }
 .stage { position: relative; width: 100%; }
+.stage[hidden], .bar[hidden] { display: none; }
 canvas { display: block; width: 100%; height: auto; touch-action: none; border-radius: 4px; background: #fff; cursor: crosshair; }
 canvas:focus { outline: none; }
 canvas:focus-visible, button:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }

@@ -119,6 +119,7 @@ export class Widget {
     this.setStatus(this.texts.loading);
     this.setBar(0);
     this.view.retry.hidden = true;
+    this.showPuzzle(true);
     if (!window.isSecureContext || !crypto.subtle) return this.fail('insecure_context');
     try {
       this.signer ??= createSigner();
@@ -142,6 +143,7 @@ export class Widget {
     if (gen !== this.generation) return;
     if (!got.ok) return this.fail(got.code);
     const c = got.value;
+    if (c.test === true) return this.runTestKey(c, gen);
     let maze: Maze;
     try {
       maze = this.kernel.kernel.generateMaze({ seed: c.maze_seed, width: c.maze_width, height: c.maze_height, difficulty: c.maze_difficulty });
@@ -438,14 +440,45 @@ export class Widget {
     });
     if (gen !== this.generation) return;
     if (!result.ok) return this.fail(result.code);
-    this.setState('verified');
-    this.setStatus(this.texts.verified, 'ok');
-    this.redraw();
-    this.emit.verified(result.value.token);
-    this.timer = setTimeout(() => this.expire(this.texts.tokenExpired), TOKEN_LIFETIME_MS);
+    this.succeed(result.value.token);
+  }
+
+  /** A test site key: no maze and no proof of work; /verify answers the key's fixed outcome. */
+  private async runTestKey(c: Challenge, gen: number): Promise<void> {
+    this.showPuzzle(false);
+    this.setState('submitting');
+    this.setStatus(this.texts.testKey);
+    const result = await this.api.verify({
+      challenge_id: c.id,
+      site_key: c.site_key,
+      session_id: this.options.sessionId,
+      events: [],
+      pow_proof: { nonce: 0, hash: '' },
+      public_key: 'test',
+      signature: 'test',
+      timestamp: Date.now(),
+    });
+    if (gen !== this.generation) return;
+    if (!result.ok) return this.fail(result.code);
+    this.succeed(result.value.token);
+  }
+
+  private showPuzzle(shown: boolean): void {
+    this.view.stage.hidden = !shown;
+    this.view.bar.hidden = !shown;
+    if (shown) delete this.view.box.dataset.test;
+    else this.view.box.dataset.test = 'true';
   }
 
   // --- outcomes ----------------------------------------------------------------------------
+
+  private succeed(token: string): void {
+    this.setState('verified');
+    this.setStatus(this.texts.verified, 'ok');
+    this.redraw();
+    this.emit.verified(token);
+    this.timer = setTimeout(() => this.expire(this.texts.tokenExpired), TOKEN_LIFETIME_MS);
+  }
 
   private fail(code: string): void {
     const hadFocus = this.view.root.activeElement !== null;

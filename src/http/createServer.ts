@@ -64,6 +64,8 @@ export interface AriadneServer {
   close(graceMs?: number): Promise<void>;
   /** Every route registered, as (method, path): what GET /openapi.json is compared with. */
   readonly routes: RouteTable;
+  /** The sites served (ServerOptions.sites, or the open default). */
+  readonly sites: SiteRegistry;
 }
 
 /** Default capacity of the embedded store: consumed markers and counters. */
@@ -294,6 +296,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
       });
     },
     routes,
+    sites,
     async close(graceMs = 10_000) {
       closing = true;
       if (listenSocket !== undefined) uWS.us_listen_socket_close(listenSocket);

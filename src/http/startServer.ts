@@ -1,4 +1,6 @@
+import type { SiteRegistry } from '../core/sites/SiteRegistry.js';
 import { type ServerOptions, createServer } from './createServer.js';
+import type { RouteTable } from './openapi/RouteTable.js';
 
 export interface RunningServer {
   port: number;
@@ -6,6 +8,10 @@ export interface RunningServer {
   url: string;
   /** Graceful stop (see AriadneServer.close). */
   close(graceMs?: number): Promise<void>;
+  /** The sites served; `replace` a snapshot to reload them. */
+  sites: SiteRegistry;
+  /** Every route registered (see AriadneServer.routes). */
+  routes: RouteTable;
 }
 
 /** Creates the server and listens on config.host:config.port (port 0 picks a free one). */
@@ -14,5 +20,5 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const { host } = opts.config;
   const port = await server.listen(host, opts.config.port);
   const urlHost = host.includes(':') ? `[${host}]` : host;
-  return { port, url: `http://${urlHost}:${port}`, close: (graceMs) => server.close(graceMs) };
+  return { port, url: `http://${urlHost}:${port}`, close: (graceMs) => server.close(graceMs), sites: server.sites, routes: server.routes };
 }

@@ -131,4 +131,36 @@ describe('verifyToken', () => {
       inputType: 'touch',
     });
   });
+
+  it('idempotencyKey: the same key again gets the first answer; another key, or none, token_already_used', async () => {
+    const store = newStore();
+    const token = mint();
+    const opts = { secret: SECRET, sessionId: 'sess-1', store };
+    const first = await verifyToken(token, { ...opts, idempotencyKey: 'order-42' });
+    expect(first).toEqual({ valid: true, score: 0.75 });
+    expect(await verifyToken(token, { ...opts, idempotencyKey: 'order-42' })).toEqual(first);
+    expect(await verifyToken(token, { ...opts, idempotencyKey: 'order-43' })).toEqual({ valid: false, score: 0, error: 'token_already_used' });
+    expect(await verifyToken(token, opts)).toEqual({ valid: false, score: 0, error: 'token_already_used' });
+    // A first redemption without a key cannot be retried with one.
+    const bare = mint();
+    expect((await verifyToken(bare, opts)).valid).toBe(true);
+    expect(await verifyToken(bare, { ...opts, idempotencyKey: 'order-44' })).toMatchObject({ error: 'token_already_used' });
+  });
+
+  it('idempotencyKey is bounded: 64 characters of its set pass, 65 or another character throw', async () => {
+    const opts = { secret: SECRET, sessionId: 'sess-1', store: newStore() };
+    expect((await verifyToken(mint(), { ...opts, idempotencyKey: 'A-z0.9_:'.repeat(8) })).valid).toBe(true);
+    await expect(verifyToken(mint(), { ...opts, idempotencyKey: 'k'.repeat(65) })).rejects.toThrow(TypeError);
+    await expect(verifyToken(mint(), { ...opts, idempotencyKey: 'key with space' })).rejects.toThrow(TypeError);
+    await expect(verifyToken(mint(), { ...opts, idempotencyKey: '' })).rejects.toThrow(TypeError);
+  });
+
+  it('siteKey and remoteIp: another site is refused without burning the token; the address is compared', async () => {
+    const store = newStore();
+    const token = mint();
+    const opts = { secret: SECRET, sessionId: 'sess-1', store };
+    expect(await verifyToken(token, { ...opts, siteKey: 'site-b' })).toEqual({ valid: false, score: 0, error: 'site_key_mismatch' });
+    expect(await verifyToken(token, { ...opts, siteKey: 'site-a', remoteIp: '198.51.100.1' })).toEqual({ valid: true, score: 0.75, remoteIpMismatch: true });
+    expect(await verifyToken(mint(), { ...opts, remoteIp: '203.0.113.7' })).toEqual({ valid: true, score: 0.75, remoteIpMismatch: false });
+  });
 });

@@ -2,14 +2,18 @@
 import { type Config, defaultConfig } from '../../src/config.js';
 import { defaultTable } from '../../src/core/scoring/ScoringTable.js';
 import type { ServerOptions } from '../../src/http/createServer.js';
+import type { SiteRegistry } from '../../src/core/sites/SiteRegistry.js';
 import { type RunningServer, startServer } from '../../src/http/startServer.js';
 import { loadKernel } from '../../src/kernel/index.js';
 import type { Kernel } from '../../src/kernel/types.js';
 import { MemoryStore } from '../../src/store/MemoryStore.js';
 import type { Store } from '../../src/store/Store.js';
+import { sitesRegistry } from './sites.js';
 
 export interface TestServer extends RunningServer {
   config: Config;
+  /** The sites served (a sites file's, or the open default). */
+  sites: SiteRegistry;
   kernel: Kernel;
   store: Store;
   /** The URL of a route at the root, e.g. url('/verify'). */
@@ -39,7 +43,7 @@ export const SCORING_OFF: Config['scoring'] = { mode: 'off', threshold: defaultT
  */
 export async function startTestServer(
   overrides: Partial<Config> = {},
-  opts: Omit<ServerOptions, 'config' | 'kernel'> = {},
+  opts: Omit<ServerOptions, 'config' | 'kernel'> & { /** A sites file's JSON, read under this server's config. */ sitesFile?: unknown } = {},
 ): Promise<TestServer> {
   const config = defaultConfig({ host: '127.0.0.1', port: 0, powDifficulty: 8, rateLimitPerMinute: 0, scoring: SCORING_OFF, ...overrides });
   const k = await testKernel();
@@ -47,12 +51,15 @@ export async function startTestServer(
   const clock = opts.now ?? Date.now;
   const now = () => clock() + offset;
   const store = opts.store ?? new MemoryStore({ maxMarkers: 100_000, maxCounters: 100_000, now });
-  const server = await startServer({ ...opts, now, config, kernel: k, store });
+  const { sitesFile, ...rest } = opts;
+  const sites = sitesFile === undefined ? opts.sites : sitesRegistry(sitesFile, config);
+  const server = await startServer({ ...rest, ...(sites ? { sites } : {}), now, config, kernel: k, store });
   return {
     ...server,
     config,
     kernel: k,
     store,
+    sites: server.sites,
     at: (path) => server.url + path,
     advance: (ms) => {
       // Whole milliseconds, as Date.now() gives: ids and expires_at carry integer times.

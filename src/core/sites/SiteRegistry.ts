@@ -77,10 +77,13 @@ export class SiteRegistry {
     };
   }
 
-  /** The site of `siteKey`: a test key (when enabled), a listed site, or without a list any key; else undefined. */
+  /**
+   * The site of `siteKey`: a test key (reserved: unknown while test keys are off), a listed site,
+   * or without a list any key; else undefined.
+   */
   resolve(siteKey: string): Site | undefined {
-    const test = this.#testKeys ? testSiteOutcome(siteKey) : undefined;
-    if (test !== undefined) return { ...this.#open, key: siteKey, test };
+    const test = testSiteOutcome(siteKey);
+    if (test !== undefined) return this.#testKeys ? { ...this.#open, key: siteKey, test } : undefined;
     if (this.#listed !== undefined) return this.#listed.get(siteKey);
     return { ...this.#open, key: siteKey };
   }

@@ -97,6 +97,9 @@ function describe(path: string, message: string, json: unknown): string {
     return `site ${JSON.stringify(key)}: key: not a valid site key (1-128 of A-Z a-z 0-9 . _ -)`;
   }
   const field = parts.slice(2).join('.');
+  if (/^hostnames\.\d+$/.test(field) && message.startsWith('Expected string to match')) {
+    return `site ${JSON.stringify(key)}: ${field}: not a hostname (lowercase, like shop.example.com, *.example.com, 127.0.0.1 or [::1]; no scheme or port)`;
+  }
   const site = (json as { sites: Record<string, unknown> }).sites[key];
   if (field === '' && (site === null || typeof site !== 'object')) return `site ${JSON.stringify(key)}: ${message}`;
   return `site ${JSON.stringify(key)}: ${field || 'site'}: ${message}`;

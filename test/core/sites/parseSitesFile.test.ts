@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../../src/config.js';
+import { parseSitesFile } from '../../../src/core/sites/parseSitesFile.js';
+
+const config = defaultConfig({ powDifficulty: 18 });
+const SECRET = 'a-site-secret-of-at-least-32-characters!';
+const parse = (file: unknown) => parseSitesFile(typeof file === 'string' ? file : JSON.stringify(file), config, 'sites.json');
+const site = (over: Record<string, unknown> = {}) => ({ hostnames: ['shop.example.com'], secret: SECRET, ...over });
+const errorsOf = (file: unknown) => {
+  const r = parse(file);
+  if (r.ok) throw new Error('expected errors');
+  return r.errors;
+};
+
+describe('parseSitesFile', () => {
+  it("reads the README's complete example, every field resolved over the server-wide policy", () => {
+    const r = parse(readFileSync(new URL('../../../docs/sites.example.json', import.meta.url), 'utf8'));
+    if (!r.ok) throw new Error(r.errors.join('\n'));
+    const [shop, forum, staging] = r.snapshot.sites!;
+    expect(shop!.key).toBe('shop-7f3a2c');
+    expect(shop!.hostnames).toEqual(['shop.example.com', '*.shop.example.com']);
+    expect(shop!.policy.pow).toEqual({ difficulty: 18, maxDifficulty: 22, freePerMinute: 10 });
+    expect(shop!.policy.webauthn).toEqual({ mode: 'preferred', rpId: 'example.com', origins: ['https://shop.example.com'], rpName: 'Ariadne' });
+    expect(shop!.policy.probeProbability).toBe(0.25);
+    // Unset fields come from the server: difficulty 16 gets its own headroom of 4 bits.
+    expect(forum!.policy.pow).toEqual({ difficulty: 16, maxDifficulty: 20, freePerMinute: 10 });
+    expect(forum!.policy.maze).toEqual({ width: 10, height: 6, difficulty: 0.3 });
+    expect(forum!.policy.scoring).toEqual({ mode: 'shadow', threshold: config.scoring.threshold });
+    expect(forum!.policy.remoteip).toBe('reject');
+    expect(staging!.policy).toEqual(r.snapshot.fallback);
+  });
+
+  it.each([
+    ['a field out of range', { sites: { shop: site({ policy: { maze: { width: 99 } } }) } }, 'site "shop": policy.maze.width: Expected integer to be less or equal to 32'],
+    ['a misspelt field', { sites: { shop: site({ polcy: {} }) } }, 'site "shop": polcy: Unexpected property'],
+    ['a misspelt policy field', { sites: { shop: site({ policy: { pow: { difficulty: 20, max: 24 } } }) } }, 'site "shop": policy.pow.max: Unexpected property'],
+    ['a missing secret', { sites: { shop: { hostnames: ['a.example'] } } }, 'site "shop": secret: Expected required property'],
+    ['a short secret', { sites: { shop: site({ secret: 'short' }) } }, 'site "shop": secret: Expected string length greater or equal to 32'],
+    ['no hostnames', { sites: { shop: site({ hostnames: [] }) } }, 'site "shop": hostnames: Expected array length to be greater or equal to 1'],
+    ['a URL for a hostname', { sites: { shop: site({ hostnames: ['https://shop.example.com'] }) } }, 'site "shop": hostnames.0: not a hostname'],
+    ['an upper-case hostname', { sites: { shop: site({ hostnames: ['Shop.example.com'] }) } }, 'site "shop": hostnames.0: not a hostname'],
+    ['a bad site key', { sites: { 'shop key': site() } }, 'site "shop key": key: not a valid site key'],
+    ['a reserved test key', { sites: { 'test-always-pass': site() } }, 'site "test-always-pass": key: is a reserved test key'],
+    ['a bad mode', { sites: { shop: site({ policy: { scoring: { mode: 'strict' } } }) } }, 'site "shop": policy.scoring.mode'],
+    ['max below difficulty', { sites: { shop: site({ policy: { pow: { difficulty: 20, max_difficulty: 19 } } }) } }, 'site "shop": policy.pow.max_difficulty: 19 is below the difficulty 20'],
+    ['passkeys without a relying party', { sites: { shop: site({ policy: { passkeys: { mode: 'required' } } }) } }, 'site "shop": policy.passkeys: rp_id (or WEBAUTHN_RP_ID) is required'],
+    ['passkeys on an IP', { sites: { shop: site({ policy: { passkeys: { mode: 'preferred', rp_id: '10.0.0.1', origins: ['https://10.0.0.1'] } } }) } }, 'site "shop": policy.passkeys: rp_id (or WEBAUTHN_RP_ID) must be a domain name'],
+    ['no sites object', { site: {} }, 'site: Unexpected property'],
+    ['not JSON', '{"sites": {', 'not valid JSON'],
+  ])('refuses %s, naming the site and the field', (_what, file, message) => {
+    expect(errorsOf(file).join('\n')).toContain(message);
+  });
+
+  it('refuses one secret shared by two sites, naming both', () => {
+    expect(errorsOf({ sites: { a: site(), b: site() } })).toEqual([`site "b": secret: is also the secret of site "a"; each site needs its own`]);
+  });
+
+  it('accepts the limits themselves', () => {
+    const r = parse({
+      sites: {
+        ['k'.repeat(128)]: site({
+          hostnames: ['*.example.com', 'localhost', '127.0.0.1', '[::1]'],
+          secret: 's'.repeat(32),
+          policy: { pow: { difficulty: 32, max_difficulty: 32, free_per_minute: 1 }, maze: { width: 2, height: 32, difficulty: 1 }, probe_probability: 0 },
+        }),
+      },
+    });
+    expect(r.ok).toBe(true);
+    expect(errorsOf({ sites: { ['k'.repeat(129)]: site() } })[0]).toContain('not a valid site key');
+  });
+});
