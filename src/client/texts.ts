@@ -95,6 +95,8 @@ export const defaultTexts: Texts = {
     webauthn_failed: 'The passkey could not be confirmed. Please try again.',
     rate_limited: 'Too many attempts. Please wait a moment and try again.',
     site_key_mismatch: 'This page is not set up correctly (site key).',
+    unknown_site_key: 'This page is not set up correctly (unknown site key).',
+    hostname_not_allowed: 'This check is not enabled for this website.',
     invalid_request: 'The check could not be completed. Please try again.',
     store_unavailable: 'The service is busy. Please try again.',
   },

@@ -1,7 +1,7 @@
 // The widget's proof-of-work search goes on past the base difficulty to the keyboard one in a
 // single nonce sequence, reporting each as soon as it is met.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hexZeroBits, searchPow, type PowFound } from '../../src/client/powSearch.js';
+import { hexZeroBits, powProgress, searchPow, type PowFound } from '../../src/client/powSearch.js';
 import { loadKernel, type Kernel } from '../../src/kernel/index.js';
 
 let kernel: Kernel;
@@ -53,5 +53,21 @@ describe('searchPow', () => {
     expect(hexZeroBits('1' + '0'.repeat(63))).toBe(3);
     expect(hexZeroBits('00' + '7f'.repeat(31))).toBe(9);
     expect(hexZeroBits('0'.repeat(64))).toBe(256);
+  });
+});
+
+describe('powProgress (the widget bar while the proof of work runs)', () => {
+  it("scales with the challenge's difficulty: the expected work of each difficulty shows the same share", () => {
+    for (const d of [4, 10, 18, 22, 26]) {
+      expect(powProgress(0, d)).toBe(0);
+      expect(powProgress(2 ** d, d)).toBeCloseTo(1 - Math.exp(-1), 12);
+      expect(powProgress(2 ** (d + 3), d)).toBeGreaterThan(0.999);
+    }
+  });
+
+  it('a harder (adaptive) challenge shows less progress for the same work', () => {
+    const tried = 2 ** 18;
+    expect(powProgress(tried, 19)).toBeLessThan(powProgress(tried, 18));
+    expect(powProgress(tried, 22)).toBeCloseTo(1 - Math.exp(-1 / 16), 12);
   });
 });
