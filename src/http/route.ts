@@ -39,6 +39,11 @@ export interface PostRoute {
   handle(ctx: CoreContext, body: never, info: RequestInfo): Promise<Reply>;
 }
 
+/** Codes of a request naming a site from a page (core/sites/admitSite.ts). */
+export const ADMISSION_ERRORS = ['unknown_site_key', 'hostname_not_allowed'] as const satisfies readonly ErrorCode[];
+/** Codes of a request naming a challenge id (core/challenge/authenticateChallengeId.ts). */
+export const CHALLENGE_ID_ERRORS = ['challenge_not_found', 'site_key_mismatch', 'challenge_expired'] as const satisfies readonly ErrorCode[];
+
 /** A failure reply: the code's status, `{success: false, ...fields}` and the detail when there is one. */
 export function failureReply(f: Failure, fields: Record<string, unknown>): Reply {
   const body = { success: false, ...fields };

@@ -85,7 +85,8 @@ describe("sites: who may redeem a site's tokens", () => {
 
   it('401 without a site secret: none, a wrong one, or the operator token', async () => {
     const t = await tokenOf('shop', SHOP);
-    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: `Bearer ${OPERATOR}` }]) {
+    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer nope' }, { authorization: `Bearer ${OPERATOR}` }];
+    for (const headers of attempts) {
       const r = await siteverify({ token: t, session_id: 'sess' }, headers);
       expect(r).toMatchObject({ status: 401, body: { success: false, error: 'unauthorized' } });
       expect(r.headers.get('www-authenticate')).toBe('Bearer');

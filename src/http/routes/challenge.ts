@@ -2,7 +2,7 @@ import { issueChallenge } from '../../core/challenge/issueChallenge.js';
 import { challengeJson } from '../challengeJson.js';
 import { JSON_TYPE } from '../reply.js';
 import { ChallengeResponse, PlainFailure } from '../responses.js';
-import { type PostRoute, plainFailure } from '../route.js';
+import { ADMISSION_ERRORS, type PostRoute, plainFailure } from '../route.js';
 import type { ChallengeBody, Schemas } from '../schemas.js';
 
 export const challengeRoute = (schemas: Schemas): PostRoute => ({
@@ -12,7 +12,7 @@ export const challengeRoute = (schemas: Schemas): PostRoute => ({
   bucket: 'challenge',
   success: ChallengeResponse,
   failure: PlainFailure,
-  errors: ['unknown_site_key', 'hostname_not_allowed'],
+  errors: ADMISSION_ERRORS,
   fail: plainFailure,
   handle: async (ctx, body: ChallengeBody, info) => {
     const r = await issueChallenge(ctx, body, info);

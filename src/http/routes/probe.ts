@@ -2,7 +2,7 @@ import type { Failure } from '../../core/errors.js';
 import { armProbe } from '../../core/probe/armProbe.js';
 import { completeProbe } from '../../core/probe/completeProbe.js';
 import { ProbeArmResponse, ProbeCompleteResponse, ProbeFailure } from '../responses.js';
-import { type PostRoute, answer, failureReply } from '../route.js';
+import { ADMISSION_ERRORS, CHALLENGE_ID_ERRORS, type PostRoute, answer, failureReply } from '../route.js';
 import type { ProbeArmBody, ProbeCompleteBody, Schemas } from '../schemas.js';
 
 /** Probe failures carry `error` too: the deployed widget reads that field here. */
@@ -16,16 +16,7 @@ export const probeArmRoute = (schemas: Schemas): PostRoute => ({
   summary: "Arm a probe once the trace reaches its trigger cell: a ticket with the server's arm time",
   check: schemas.probeArm,
   success: ProbeArmResponse,
-  errors: [
-    'unknown_site_key',
-    'hostname_not_allowed',
-    'challenge_not_found',
-    'site_key_mismatch',
-    'challenge_expired',
-    'probe_not_found',
-    'probe_not_reached',
-    'probe_attempts_exceeded',
-  ],
+  errors: [...ADMISSION_ERRORS, ...CHALLENGE_ID_ERRORS, 'probe_not_found', 'probe_not_reached', 'probe_attempts_exceeded'],
   handle: async (ctx, body: ProbeArmBody, info) =>
     answer(await armProbe(ctx, body, info), probeFailure, (r) => ({ success: true, probe_ticket: r.probe_ticket, armed_at: r.armed_at, deadline_at: r.deadline_at })),
 });
@@ -39,9 +30,7 @@ export const probeCompleteRoute = (schemas: Schemas): PostRoute => ({
   errors: [
     'invalid_ticket',
     'unknown_site_key',
-    'challenge_not_found',
-    'site_key_mismatch',
-    'challenge_expired',
+    ...CHALLENGE_ID_ERRORS,
     'ticket_expired',
     'ticket_already_used',
     'reaction_out_of_window',

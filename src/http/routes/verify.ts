@@ -1,7 +1,7 @@
 import type { Failure } from '../../core/errors.js';
 import { verifySubmission } from '../../core/verify/verifySubmission.js';
 import { VerifyFailure, VerifyResponse } from '../responses.js';
-import { type PostRoute, failureReply } from '../route.js';
+import { ADMISSION_ERRORS, CHALLENGE_ID_ERRORS, type PostRoute, failureReply } from '../route.js';
 import type { Schemas, VerifyBody } from '../schemas.js';
 
 /** Failures never carry a real score: a score oracle would teach bots. */
@@ -16,11 +16,8 @@ export const verifyRoute = (schemas: Schemas): PostRoute => ({
   success: VerifyResponse,
   failure: VerifyFailure,
   errors: [
-    'unknown_site_key',
-    'hostname_not_allowed',
-    'challenge_not_found',
-    'site_key_mismatch',
-    'challenge_expired',
+    ...ADMISSION_ERRORS,
+    ...CHALLENGE_ID_ERRORS,
     'invalid_pow',
     'trace_time_mismatch',
     'invalid_path',
