@@ -63,3 +63,24 @@ describe('powDifficultyFor', () => {
     expect(s.store.size.counters).toBe(0);
   });
 });
+
+describe('a store that cannot answer', () => {
+  it('fails the issue (the caller answers store_unavailable) and leaves no unhandled rejection', async () => {
+    const { StoreUnavailableError } = await import('../../../src/store/Store.js');
+    const down = new MemoryStore({ maxMarkers: 1, maxCounters: 1 });
+    down.increment = async () => {
+      throw new StoreUnavailableError('down');
+    };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      await expect(powDifficultyFor(down, 'a', POW, T0)).rejects.toThrow(StoreUnavailableError);
+      await notePowFailure(down, 'a', POW, T0); // a lost failure count does not fail /verify
+      await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
+  });
+});
