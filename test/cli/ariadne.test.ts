@@ -148,6 +148,18 @@ describe('ariadne (start)', () => {
     }
   });
 
+  it('does not start with a broken sites file, and says which site and field', async () => {
+    const file = path.join(dir, 'broken.json');
+    await writeFile(file, JSON.stringify({ sites: { shop: { hostnames: ['shop.example'], secret: 'short' } } }));
+    const p = start(process.execPath, [BIN], { env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET, SITES_FILE: file } });
+    try {
+      expect(await p.exited).toBe(1);
+      expect(p.output()).toContain('site "shop": secret: Expected string length greater or equal to 32');
+    } finally {
+      p.killAll();
+    }
+  });
+
   it('SIGHUP reloads the sites file without dropping a request; a broken file keeps the sites in service', async () => {
     const file = path.join(dir, 'sites.json');
     await writeFile(file, siteFile({ width: 6, height: 5 }));

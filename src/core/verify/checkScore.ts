@@ -18,16 +18,16 @@ export interface ScoreCheckInput {
 
 export type ScoreCheck = { ok: true; score: number } | { ok: false; failure: Failure };
 
-/** The score a token carries when SCORING_MODE=off: nothing was measured, so nothing counts against. */
+/** The score a token carries when scoring is off: nothing was measured, so nothing counts against. */
 export const UNSCORED = 1;
 
 /**
- * The scoring step of /verify, by SCORING_MODE:
+ * The scoring step of /verify, by the site's scoring mode (SCORING_MODE without a sites file):
  * - off: no scoring; the token's score is UNSCORED (1);
  * - shadow: scores and logs (site key, score, input type, duplicate), never rejects; the token
  *   carries the measured score (0 for a duplicate);
  * - enforce: a near-copy of a recently accepted trace is duplicate_trace, a score below
- *   SCORE_THRESHOLD is behavioral_rejected; otherwise the token carries the measured score.
+ *   the threshold is behavioral_rejected; otherwise the token carries the measured score.
  */
 export async function checkScore(ctx: CoreContext, input: ScoreCheckInput): Promise<ScoreCheck> {
   const { mode, threshold } = input.scoring;
