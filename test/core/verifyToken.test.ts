@@ -137,7 +137,7 @@ describe('verifyToken', () => {
     const token = mint();
     const opts = { secret: SECRET, sessionId: 'sess-1', store };
     const first = await verifyToken(token, { ...opts, idempotencyKey: 'order-42' });
-    expect(first).toEqual({ valid: true, score: 0.75 });
+    expect(first).toEqual({ valid: true, score: 0.75, inputType: 'touch' });
     expect(await verifyToken(token, { ...opts, idempotencyKey: 'order-42' })).toEqual(first);
     expect(await verifyToken(token, { ...opts, idempotencyKey: 'order-43' })).toEqual({ valid: false, score: 0, error: 'token_already_used' });
     expect(await verifyToken(token, opts)).toEqual({ valid: false, score: 0, error: 'token_already_used' });
@@ -160,7 +160,7 @@ describe('verifyToken', () => {
     const token = mint();
     const opts = { secret: SECRET, sessionId: 'sess-1', store };
     expect(await verifyToken(token, { ...opts, siteKey: 'site-b' })).toEqual({ valid: false, score: 0, error: 'site_key_mismatch' });
-    expect(await verifyToken(token, { ...opts, siteKey: 'site-a', remoteIp: '198.51.100.1' })).toEqual({ valid: true, score: 0.75, remoteIpMismatch: true });
-    expect(await verifyToken(mint(), { ...opts, remoteIp: '203.0.113.7' })).toEqual({ valid: true, score: 0.75, remoteIpMismatch: false });
+    expect(await verifyToken(token, { ...opts, siteKey: 'site-a', remoteIp: '198.51.100.1' })).toEqual({ valid: true, score: 0.75, inputType: 'touch', remoteIpMismatch: true });
+    expect(await verifyToken(mint(), { ...opts, remoteIp: '203.0.113.7' })).toEqual({ valid: true, score: 0.75, inputType: 'touch', remoteIpMismatch: false });
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSubmission, postJson } from '../helpers/client.js';
+import { buildSubmission, postJson, postVerify } from '../helpers/client.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -38,7 +38,7 @@ describe('adaptive proof of work over HTTP', () => {
 
   it('failed /verify calls raise it faster', async () => {
     for (let i = 0; i < 4; i++) {
-      const r = await postJson(server.at('/verify'), buildSubmission(server.kernel, await challengeFrom('198.51.100.7'), { pow: { nonce: 0, hash: 'x' } }), from('198.51.100.7'));
+      const r = await postVerify(server, buildSubmission(server.kernel, await challengeFrom('198.51.100.7'), { pow: { nonce: 0, hash: 'x' } }), from('198.51.100.7'));
       expect(r.body.error_code).toBe('invalid_pow');
     }
     // 4 challenges + 4 failures x 4 = 20, plus this one: 21 / 5 -> 3 bits.
@@ -55,10 +55,10 @@ describe('adaptive proof of work over HTTP', () => {
       if (r.nonce !== null && !server.kernel.checkPow(ch.pow_challenge, r.nonce, 8).valid) weak = { nonce: r.nonce, hash: r.hash! };
       from = r.nonce !== null ? r.nonce + 1 : r.next;
     }
-    const refused = await postJson(server.at('/verify'), buildSubmission(server.kernel, ch, { pow: weak }), from('192.0.2.50'));
+    const refused = await postVerify(server, buildSubmission(server.kernel, ch, { pow: weak }), from('192.0.2.50'));
     expect(refused.body.error_code).toBe('invalid_pow');
     const honest = await challengeFrom('192.0.2.50');
-    expect((await postJson(server.at('/verify'), buildSubmission(server.kernel, honest), from('192.0.2.50'))).body.success).toBe(true);
+    expect((await postVerify(server, buildSubmission(server.kernel, honest), from('192.0.2.50'))).body.success).toBe(true);
   });
 
   it('/metrics shows the distribution of issued difficulties', async () => {

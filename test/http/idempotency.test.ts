@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsumeResult } from '../../src/store/Store.js';
 import { MemoryStore } from '../../src/store/MemoryStore.js';
-import { buildSubmission, postJson } from '../helpers/client.js';
+import { buildSubmission, postJson, postVerify } from '../helpers/client.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 
 /** The embedded store, counting what each token's `consume` answered. */
@@ -26,7 +26,7 @@ afterAll(async () => {
 
 async function token(sessionId = 'sess'): Promise<string> {
   const ch = (await postJson(server.at('/challenge'), { site_key: 'site-i' })).body;
-  const r = await postJson(server.at('/verify'), buildSubmission(server.kernel, ch, { sessionId }));
+  const r = await postVerify(server, buildSubmission(server.kernel, ch, { sessionId }));
   expect(r.body.success).toBe(true);
   return r.body.token;
 }

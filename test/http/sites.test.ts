@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSubmission, postJson, solution, traceEvents } from '../helpers/client.js';
+import { buildSubmission, postJson, postVerify, solution, traceEvents } from '../helpers/client.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { secretOf, sitesSnapshot } from '../helpers/sites.js';
 
@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 const challenge = (siteKey: string, origin?: string) => postJson(server.at('/challenge'), { site_key: siteKey }, origin ? { origin } : {});
-const verify = (body: unknown, origin?: string) => postJson(server.at('/verify'), body, origin ? { origin } : {});
+const verify = (body: Record<string, unknown>, origin?: string) => postVerify(server, body, origin ? { origin } : {});
 const siteverify = (body: Record<string, unknown>, headers: Record<string, string> = {}) => postJson(server.at('/siteverify'), body, headers);
 const bearer = (name: string) => ({ authorization: `Bearer ${secretOf(name)}` });
 

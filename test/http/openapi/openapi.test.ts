@@ -4,7 +4,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorStatus } from '../../../src/core/errors.js';
 import { mountAssets } from '../../../src/http/assets/mountAssets.js';
-import { buildSubmission, postJson } from '../../helpers/client.js';
+import { buildSubmission, postJson, postVerify } from '../../helpers/client.js';
 import { type TestServer, startTestServer } from '../../helpers/server.js';
 
 const OPERATOR = 'operator-token-0123456789abcdef';
@@ -99,10 +99,10 @@ describe('GET /openapi.json', () => {
     const test = await postJson(server.at('/challenge'), { site_key: 'test-always-pass' });
     conforms('/challenge', 'post', 200, test.body);
 
-    const failed = await postJson(server.at('/verify'), buildSubmission(server.kernel, ch.body, { pow: { nonce: 0, hash: 'x' } }));
+    const failed = await postVerify(server, buildSubmission(server.kernel, ch.body, { pow: { nonce: 0, hash: 'x' } }));
     conforms('/verify', 'post', 400, failed.body);
     const ch2 = (await postJson(server.at('/challenge'), { site_key: 'doc-site' })).body;
-    const ok = await postJson(server.at('/verify'), buildSubmission(server.kernel, ch2, { sessionId: 's' }));
+    const ok = await postVerify(server, buildSubmission(server.kernel, ch2, { sessionId: 's' }));
     conforms('/verify', 'post', 200, ok.body);
 
     const auth = { authorization: `Bearer ${OPERATOR}` };
