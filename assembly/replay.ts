@@ -1,7 +1,7 @@
 // Path replay (kernel.md section 4) over the packed events in memory.
 import { EVENTS, EVENT_BYTES, MAX_EVENTS, ensureHeap, pathPtr, setResult } from './memory';
 import { ensureMaze } from './maze';
-import { eventCell, lastMx, lastMy, setCanvas } from './geometry';
+import { CODE_KEYDOWN, eventCell, lastMx, lastMy, setCanvas } from './geometry';
 import { MAX_SEGMENT_CELLS, openStep, walkSegment } from './segment';
 
 /**
@@ -10,6 +10,13 @@ import { MAX_SEGMENT_CELLS, openStep, walkSegment } from './segment';
  * Results [valid, cellCount, firstStartIndex, cellsPtr]: the recorded cells are u16 indices at
  * cellsPtr (in the scratch after the events). Returns the cell count, or -1 for bad parameters
  * or when memory cannot grow. Events are taken in arrival order; timestamps are not consulted.
+ *
+ * A walk begins at the first event in the start cell, or at a keydown before any that the
+ * segment walk reaches from the start cell's centre (an open neighbour, or cells along an open
+ * corridor): the keyboard cursor starts on the start cell, and a keydown carries where the key
+ * took it. That keydown is then walked from the start's centre, the same walk as with a keydown
+ * on the start cell just before it, which any client may send. A keydown the start does not
+ * reach begins nothing, like any other event outside the start cell.
  *
  * /verify runs two walks in one pass: the segment walk (rules 1 to 3) and the plain walk
  * (rules 1 and 2, every other cell noise). The path is valid when either ends on the exit with
@@ -22,10 +29,10 @@ export function replay(count: i32, seed: u32, w: i32, h: i32, d: f64, cellSize: 
   if (!setCanvas(w, h, cellSize)) return -1;
   const n = w * h;
   if (trigger >= n) return -1;
-  // The plain walk records at most one cell per event; the segment walk's cells follow, in a
-  // region grown as it fills (a segment adds up to MAX_SEGMENT_CELLS).
+  // The plain walk records at most one cell per event, plus an implied start; the segment
+  // walk's cells follow, in a region grown as it fills (a segment adds up to MAX_SEGMENT_CELLS).
   const plain = pathPtr(count);
-  const path = plain + (<usize>count << 1);
+  const path = plain + (<usize>(count + 1) << 1);
   let capacity: i32 = count + MAX_SEGMENT_CELLS;
   if (!ensureHeap(path + (<usize>capacity << 1))) return -1;
   const exit = n - 1;
@@ -40,9 +47,24 @@ export function replay(count: i32, seed: u32, w: i32, h: i32, d: f64, cellSize: 
   let ok = true;
   for (let i = 0; i < count; i++) {
     const p = EVENTS + <usize>i * EVENT_BYTES;
-    const c = eventCell(load<f64>(p), load<f64>(p, 8), load<f64>(p, 24));
+    const code = load<f64>(p, 24);
+    const c = eventCell(load<f64>(p), load<f64>(p, 8), code);
     if (c < 0) continue;
-    if (firstStart < 0 && c == 0) firstStart = i;
+    if (last < 0 && c != 0 && code == CODE_KEYDOWN && walksFromStart(c, w, h, path)) {
+      // The keyboard cursor starts on the start cell and a keydown carries where the key took
+      // it: a walk that such a keydown begins began on the start cell, anchored at its centre.
+      firstStart = i;
+      store<u16>(path, 0);
+      recorded = 1;
+      last = 0;
+      ax = 0.5 / <f64>w;
+      ay = 0.5 / <f64>h;
+      if (!probe) {
+        store<u16>(plain, 0);
+        plainCount = 1;
+        plainLast = 0;
+      }
+    } else if (firstStart < 0 && c == 0) firstStart = i;
     if (!probe) {
       if (firstStart < 0) continue;
       if (c != plainLast && (plainLast < 0 || openStep(plainLast, c, w))) {
@@ -99,4 +121,13 @@ export function replay(count: i32, seed: u32, w: i32, h: i32, d: f64, cellSize: 
   setResult(2, <f64>firstStart);
   setResult(3, <f64>cells);
   return recorded;
+}
+
+/**
+ * True when a keydown in cell `c` (its maze fractions in lastMx, lastMy) is reached from the
+ * start cell's centre: an open neighbour, or a segment through open cells (walked into
+ * `scratch`, which the caller then overwrites).
+ */
+function walksFromStart(c: i32, w: i32, h: i32, scratch: usize): bool {
+  return openStep(0, c, w) || walkSegment(0.5 / <f64>w, 0.5 / <f64>h, lastMx, lastMy, w, h, scratch) > 0;
 }

@@ -69,12 +69,21 @@ export class Trace {
     if (point === null) return 'ignored';
     const cell = point.cell;
     if (this.last === null || this.anchor === null || this.plainLast === null) {
-      if (!same(cell, this.maze.start)) return 'ignored';
-      this.last = this.plainLast = cell;
-      this.anchor = point;
-      this.route.push(cell);
-      this.walk.push(index);
-      return 'step';
+      const { start } = this.maze;
+      if (same(cell, start)) {
+        this.last = this.plainLast = cell;
+        this.anchor = point;
+        this.route.push(cell);
+        this.walk.push(index);
+        return 'step';
+      }
+      // The keyboard cursor starts on the start cell: a keydown the start reaches is walked
+      // from the start's centre, as the server does; anything else begins nothing.
+      const centre = { mx: (start.x + 0.5) / this.maze.width, my: (start.y + 0.5) / this.maze.height };
+      if (event.type !== 'keydown' || this.kernel.walkSegment(this.maze, centre, point) === null) return 'ignored';
+      this.last = this.plainLast = start;
+      this.anchor = centre;
+      this.route.push(start);
     }
     if (!same(cell, this.plainLast) && openStep(this.maze, this.plainLast, cell)) this.plainLast = cell;
     if (same(cell, this.last)) {

@@ -124,6 +124,23 @@ describe('Trace', () => {
     expect(trace.route).toEqual(sol);
   });
 
+  it('walks keydowns that carry where each key took the cursor, none on the start, as the server does', () => {
+    const maze = kernel.generateMaze({ seed: 12345, width: 8, height: 8, difficulty: 0.3 });
+    const trace = new Trace(maze, surfaceOf(8, 8, 40), kernel);
+    const sol = maze.solution;
+    const events = sol.slice(1).map((c): RawEvent => ({ x: (c.x + 0.5) / 8, y: (c.y + 0.5) / 8, t: 0, type: 'keydown', key: 'ArrowRight' }));
+    expect(trace.add(events[0]!, kernel.mapEvent(maze, 40, events[0]!.x, events[0]!.y, 'keydown'))).toBe('step');
+    expect(trace.route).toEqual(sol.slice(0, 2));
+    for (const e of events.slice(1)) trace.add(e, kernel.mapEvent(maze, 40, e.x, e.y, 'keydown'));
+    expect(trace.route).toEqual(sol);
+    expect(trace.atExit).toBe(true);
+    expect(kernel.replay(maze, kernel.packEvents(trace.events), 40, { kind: 'verify' }).valid).toBe(true);
+    // A pointer event away from the start still begins nothing.
+    const pointer = new Trace(maze, surfaceOf(8, 8, 40), kernel);
+    expect(pointer.add({ x: 0.5, y: 0.5, t: 0, type: 'move' }, kernel.mapEvent(maze, 40, 0.5, 0.5))).toBe('ignored');
+    expect(pointer.started).toBe(false);
+  });
+
   it('draws a fast stroke along a corridor cell by cell', () => {
     const maze = kernel.generateMaze({ seed: 12345, width: 8, height: 8, difficulty: 0.3 });
     const s = surfaceOf(8, 8, 40);

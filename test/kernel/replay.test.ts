@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Cell, Kernel, Maze, RawEvent, ReplayMode } from '../../src/kernel/index.js';
-import { canvasCentre, keyboardTrace, pointerTrace } from './helpers/events.js';
+import { arrowPresses, canvasCentre, keyboardTrace, pointerTrace } from './helpers/events.js';
 import { getKernel } from './helpers/kernel.js';
 import { openNeighbours } from './helpers/referenceMaze.js';
 
@@ -182,6 +182,35 @@ describe('replay with the keyboard', () => {
     expect(run(events)).toEqual({ valid: true, cells: solution, firstStartIndex: 0 });
   });
 
+  it('begins a walk that a keydown begins on the start cell, where the keyboard cursor starts', () => {
+    // The deployed widget's keydowns carry where each key took the cursor: none is on the start.
+    const events = arrowPresses(solution, 8, 8);
+    expect(run(events)).toEqual({ valid: true, cells: solution, firstStartIndex: 0 });
+    // A key pressed against a wall first leaves the cursor on the start: the same walk.
+    const against = { x: 0.5 / 8, y: 0.5 / 8, t: 0, type: 'keydown', key: 'ArrowUp' };
+    expect(run([against, ...events])).toEqual({ valid: true, cells: solution, firstStartIndex: 0 });
+  });
+
+  it('walks the first keydown from the start cell by the same rules; one it does not reach begins nothing', () => {
+    // Two cells down the solution at once: filled along the open corridor from the start.
+    const straight = solution.findIndex((c, i) => i >= 2 && c.x !== 0);
+    const skipped = [solution[straight - 1]!, ...solution.slice(straight)];
+    expect(run(keyboardTrace(skipped, 8, 8)).cells).toEqual(solution);
+    // A first keydown the start does not reach (only through a wall) begins nothing, like a
+    // pointer event there; the next keydown, one open step away, begins the walk.
+    const { behind } = walled();
+    const r = run([...keyboardTrace([behind], 8, 8), ...keyboardTrace(solution.slice(1), 8, 8)]);
+    expect(r).toEqual({ valid: true, cells: solution, firstStartIndex: 2 });
+    expect(run(keyboardTrace([behind], 8, 8), { kind: 'probe', trigger: behind }).valid).toBe(false);
+  });
+
+  it('begins no walk at a pointer event outside the start cell, nor at a keydown after the start', () => {
+    expect(run(trace(solution.slice(1))).valid).toBe(false);
+    // Pointer events before the start are dropped; the keydown after them begins the walk.
+    const r = run([at({ x: 5, y: 5 }), ...arrowPresses(solution, 8, 8)]);
+    expect(r).toEqual({ valid: true, cells: solution, firstStartIndex: 1 });
+  });
+
   it('applies walls to keyboard moves too', () => {
     const { at: i, behind } = walled();
     const cells = [...solution.slice(0, i + 1), behind];
@@ -212,6 +241,13 @@ describe('replay, strict probe prefix', () => {
 
   it('accepts a keyboard prefix', () => {
     expect(run(keyboardTrace(solution.slice(0, upTo + 1), 8, 8), probe()).valid).toBe(true);
+  });
+
+  it('accepts a keyboard prefix that begins away from the start (the cursor starts there)', () => {
+    const r = run(arrowPresses(solution.slice(0, upTo + 1), 8, 8), probe());
+    expect(r).toEqual({ valid: true, cells: solution.slice(0, upTo + 1), firstStartIndex: 0 });
+    // Not after a pointer event elsewhere: that one begins the prefix, away from the start.
+    expect(run([at({ x: 5, y: 5 }), ...arrowPresses(solution.slice(0, upTo + 1), 8, 8)], probe()).valid).toBe(false);
   });
 
   it('skips non-finite events and ignored types', () => {

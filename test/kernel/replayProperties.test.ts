@@ -276,6 +276,42 @@ describe('replay properties on random mazes (fast-check)', () => {
     expect(counts.onlyByPlain).toBeGreaterThan(RUNS / 20);
   });
 
+  it('a walk a keydown the start reaches begins is the walk with a keydown on the start cell before it', () => {
+    const counts = { valid: 0, plainValid: 0, onlyBySegments: 0, onlyByPlain: 0, probeValid: 0 };
+    let implied = 0;
+    let unreached = 0;
+    const firstKey = fc.constantFrom('follow', 'wander', 'jump', 'noise', 'stray', 'corner');
+    fc.assert(
+      fc.property(mazeArb, stepArb, firstKey, fc.array(stepArb, { maxLength: 50 }), fc.constantFrom(-1, 0, 0, 1, 3), fc.nat(), (p, step, kind, steps, finish, cut) => {
+        const m = k.generateMaze(p);
+        // Without the pointer's down on the start cell: the trace begins with a keydown.
+        const events = randomTrace(m, p.cellSize, [{ ...step, kind, key: true }, ...steps], finish).slice(1);
+        const begun = [eventAt(m, p.cellSize, 0.5, 0.5, 'keydown'), ...events];
+        const replay = (e: RawEvent[], trigger?: Cell) =>
+          k.replay(m, k.packEvents(e), p.cellSize, trigger ? { kind: 'probe', trigger } : { kind: 'verify' });
+        const first = k.mapEvent(m, p.cellSize, events[0]!.x, events[0]!.y, 'keydown')!;
+        const reached = k.walkSegment(m, { mx: 0.5 / m.width, my: 0.5 / m.height }, first) !== null;
+        if (reached) {
+          expect(replay(events)).toEqual(replay(begun));
+          expect(replay(events.slice(0, 1), first.cell)).toEqual(replay(begun.slice(0, 2), first.cell));
+          if (first.cell.x !== 0 || first.cell.y !== 0) implied++;
+        } else {
+          // Begins nothing: the walk is the one without it.
+          const rest = replay(events.slice(1));
+          expect(replay(events)).toEqual({ ...rest, firstStartIndex: rest.firstStartIndex < 0 ? -1 : rest.firstStartIndex + 1 });
+          expect(replay(events.slice(0, 1), first.cell).valid).toBe(false);
+          unreached++;
+        }
+        checkAll(m, p.cellSize, events, cut, counts);
+      }),
+      { numRuns: RUNS, seed: 15 },
+    );
+    expect(implied).toBeGreaterThan(RUNS / 4);
+    expect(unreached).toBeGreaterThan(RUNS / 20);
+    expect(counts.valid).toBeGreaterThan(RUNS / 10);
+    expect(counts.probeValid).toBeGreaterThan(RUNS / 10);
+  });
+
   it('a long trace bouncing across the largest maze costs bounded work and still agrees', () => {
     const m = k.generateMaze({ seed: 5, width: 32, height: 32, difficulty: 0.5 });
     const rand = fc.sample(fc.tuple(unit, unit), { numRuns: 20_000, seed: 3 });

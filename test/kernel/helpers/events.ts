@@ -27,6 +27,23 @@ export function keyboardTrace(cells: readonly Cell[], w: number, h: number): Raw
   });
 }
 
+/**
+ * Arrow presses along `cells` as the deployed widget records them: one keydown and one keyup per
+ * press, each at the maze-fraction centre of the cell the key took the cursor to, so the start
+ * cell (where the cursor begins) carries no event.
+ */
+export function arrowPresses(cells: readonly Cell[], w: number, h: number): RawEvent[] {
+  return cells.slice(1).flatMap((c, i) => {
+    const from = cells[i]!;
+    const key = c.x > from.x ? 'ArrowRight' : c.x < from.x ? 'ArrowLeft' : c.y > from.y ? 'ArrowDown' : 'ArrowUp';
+    const at = { x: (c.x + 0.5) / w, y: (c.y + 0.5) / h };
+    return [
+      { ...at, t: i * 120, type: 'keydown', key },
+      { ...at, t: i * 120 + 60, type: 'keyup', key },
+    ];
+  });
+}
+
 export const cellsOf = (text: string): Cell[] =>
   text.split(' ').map((p) => {
     const [x, y] = p.split(',').map(Number);

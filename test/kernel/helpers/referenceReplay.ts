@@ -23,7 +23,12 @@ interface Point {
   /** Position in cell units: maze fraction times the side. */
   x: number;
   y: number;
+  /** A keydown: where the keyboard cursor is after the key. */
+  key: boolean;
 }
+
+/** Where the keyboard cursor starts: the centre of the start cell. */
+const KEYBOARD_START: Point = { cell: 0, x: 0.5, y: 0.5, key: true };
 
 const clamp01 = (v: number): number => (v < 0 ? 0 : v > 1 ? 1 : v);
 
@@ -47,7 +52,7 @@ export function referencePoint(maze: ReferenceMaze, cellSize: number, e: RawEven
   const py = my * maze.height;
   const cx = Math.min(Math.floor(px), maze.width - 1);
   const cy = Math.min(Math.floor(py), maze.height - 1);
-  return { cell: cy * maze.width + cx, x: px, y: py };
+  return { cell: cy * maze.width + cx, x: px, y: py, key: type === 'keydown' };
 }
 
 /** True when a and b are orthogonal neighbours with no wall between them. */
@@ -117,14 +122,23 @@ export interface ReferenceResult {
 
 const toCell = (maze: ReferenceMaze, c: number): Cell => ({ x: c % maze.width, y: Math.floor(c / maze.width) });
 
-/** The /verify walk from the first event in the start cell; `segments` false is the plain walk. */
+/** A keydown away from the start that the start cell's centre reaches: it begins a walk there. */
+const keyFromStart = (maze: ReferenceMaze, p: Point): boolean =>
+  p.key && p.cell !== 0 && (referenceOpen(maze, 0, p.cell) || referenceSegment(maze, KEYBOARD_START, p) !== null);
+
+/**
+ * The /verify walk from the first event in the start cell, or from the start cell's centre when
+ * a keydown it reaches comes first (the keyboard cursor starts there); `segments` false is the
+ * plain walk.
+ */
 function verifyWalk(maze: ReferenceMaze, points: (Point | null)[], segments: boolean): { cells: number[]; first: number } {
-  const first = points.findIndex((p) => p !== null && p.cell === 0);
+  const first = points.findIndex((p) => p !== null && (p.cell === 0 || keyFromStart(maze, p)));
   if (first < 0) return { cells: [], first };
   const cells = [0];
   let last = 0;
-  let anchor = points[first]!;
-  for (const p of points.slice(first + 1)) {
+  const begun = points[first]!.cell === 0;
+  let anchor = begun ? points[first]! : KEYBOARD_START;
+  for (const p of points.slice(begun ? first + 1 : first)) {
     if (p === null) continue;
     if (p.cell === last) {
       anchor = p;
@@ -154,9 +168,12 @@ export function referenceReplay(maze: ReferenceMaze, cellSize: number, events: r
     const chosen = !ends(seg.cells) && ends(plain.cells) ? plain.cells : seg.cells;
     return { valid: ends(seg.cells) || ends(plain.cells), cells: chosen.map((c) => toCell(maze, c)), firstStartIndex: seg.first };
   }
-  // Strict: consecutive duplicates collapsed, every move filled by an open segment walk.
+  // Strict: consecutive duplicates collapsed, every move filled by an open segment walk; a
+  // prefix that a keydown begins begins on the start cell.
   const kept = points.filter((p): p is Point => p !== null);
-  const firstStartIndex = points.findIndex((p) => p !== null && p.cell === 0);
+  const keyFirst = kept.length > 0 && keyFromStart(maze, kept[0]!);
+  if (keyFirst) kept.unshift(KEYBOARD_START);
+  const firstStartIndex = keyFirst ? points.findIndex((p) => p !== null) : points.findIndex((p) => p !== null && p.cell === 0);
   let ok = kept.length > 0 && kept[0]!.cell === 0;
   const cells: number[] = kept.length > 0 ? [kept[0]!.cell] : [];
   for (let i = 1; i < kept.length; i++) {
