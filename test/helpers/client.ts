@@ -49,10 +49,15 @@ export function solution(kernel: Kernel, ch: Challenge): Cell[] {
 /**
  * Pointer events along cell centres of `cells`, EVENT_INTERVAL_MS apart (or `stepMs`: 1 ms
  * gives a trace that fits the time since its challenge on a server reading real time), with
- * two intermediate moves per step: a `down` on the first cell, `move`s, and an `up` unless `up`
- * is false (a probe is armed mid-trace).
+ * moves at the fractions `along` of each step (default a third, two thirds and the next
+ * centre; 0.55 is just past the edge into the next cell): a `down` on the first cell, `move`s,
+ * and an `up` unless `up` is false (a probe is armed mid-trace).
  */
-export function traceEvents(ch: Challenge, cells: readonly Cell[], opts: { up?: boolean; t0?: number; stepMs?: number } = {}): RawEvent[] {
+export function traceEvents(
+  ch: Challenge,
+  cells: readonly Cell[],
+  opts: { up?: boolean; t0?: number; stepMs?: number; along?: readonly number[] } = {},
+): RawEvent[] {
   const events: RawEvent[] = [];
   let t = opts.t0 ?? 0;
   const push = (type: string, cx: number, cy: number) => {
@@ -64,7 +69,7 @@ export function traceEvents(ch: Challenge, cells: readonly Cell[], opts: { up?: 
   for (let i = 1; i < cells.length; i++) {
     const a = cells[i - 1]!;
     const b = cells[i]!;
-    for (const f of [1 / 3, 2 / 3, 1]) push('move', a.x + 0.5 + (b.x - a.x) * f, a.y + 0.5 + (b.y - a.y) * f);
+    for (const f of opts.along ?? [1 / 3, 2 / 3, 1]) push('move', a.x + 0.5 + (b.x - a.x) * f, a.y + 0.5 + (b.y - a.y) * f);
   }
   if (opts.up !== false) {
     const last = cells[cells.length - 1]!;

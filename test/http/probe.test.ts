@@ -3,6 +3,7 @@ import type { Cell } from '../../src/kernel/types.js';
 import { buildSubmission, postJson, postVerify, solution, traceEvents } from '../helpers/client.js';
 import { MemoryStore } from '../../src/store/MemoryStore.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
+import { arrowPresses } from '../kernel/helpers/events.js';
 import { postChallenge } from './helpers/postChallenge.js';
 
 let server: TestServer;
@@ -112,6 +113,13 @@ describe('/probe/arm rules', () => {
     const r = await arm(ch, { cells: toTrigger(ch).slice(0, -1) });
     expect(r.status).toBe(400);
     expect(r.body.error_code).toBe('probe_not_reached');
+  });
+
+  it('arms from the deployed widget\'s keyboard trace, which has no event on the start cell', async () => {
+    const ch = await challenge();
+    const events = arrowPresses(toTrigger(ch), ch.maze_width, ch.maze_height);
+    const r = await postJson(server.at('/probe/arm'), { challenge_id: ch.id, site_key: ch.site_key, session_id: 'sess', probe_id: ch.probes[0].id, events });
+    expect(r.body).toMatchObject({ success: true });
   });
 
   it('probe_not_reached when the trace is not a strict path (a jump)', async () => {

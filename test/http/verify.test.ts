@@ -3,6 +3,7 @@ import { verifyToken } from '../../src/core/verifyToken.js';
 import type { RawEvent } from '../../src/kernel/types.js';
 import { buildSubmission, newSigner, postJson, postVerify, solution, traceEvents, traceSpanMs } from '../helpers/client.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
+import { arrowPresses } from '../kernel/helpers/events.js';
 import { postChallenge } from './helpers/postChallenge.js';
 
 let server: TestServer;
@@ -73,6 +74,30 @@ describe('POST /verify', () => {
     const events = traceEvents(ch, solution(server.kernel, ch)).map((e, i) => ({ ...e, coalesced_count: i % 3, extra: { a: 1 } }));
     const body = buildSubmission(server.kernel, ch, { events, text: 'digest' });
     expect((await postVerify(server, body)).body.success).toBe(true);
+  });
+
+  it('accepts the deployed widget\'s keyboard trace: each keydown where the key took the cursor, none on the start', async () => {
+    const ch = await challenge();
+    const events = arrowPresses(solution(server.kernel, ch), ch.maze_width, ch.maze_height);
+    expect(events[0]).toMatchObject({ type: 'keydown' });
+    const size = { width: ch.maze_width, height: ch.maze_height };
+    expect(server.kernel.mapEvent(size, ch.cell_size, events[0]!.x, events[0]!.y, 'keydown')?.cell).not.toEqual({ x: 0, y: 0 });
+    const r = await postVerify(server, buildSubmission(server.kernel, ch, { events, sessionId: 'kb' }));
+    expect(r.body).toMatchObject({ success: true });
+    expect(await verifyToken(r.body.token, { secret: server.config.signingSecret, sessionId: 'kb', store: server.store })).toMatchObject({ valid: true, inputType: 'keyboard' });
+  });
+
+  it('walks a trace drawn on the deployed widget\'s compact canvas (28 px cells), not on the issued one only', async () => {
+    const ch = await challenge();
+    // Each step entered just past the edge: on the issued 40 px canvas the last point falls short of the exit.
+    const events = traceEvents({ ...ch, cell_size: 28 }, solution(server.kernel, ch), { along: [0.55] });
+    const maze = { seed: ch.maze_seed, width: ch.maze_width, height: ch.maze_height, difficulty: ch.maze_difficulty };
+    expect(server.kernel.replay(maze, server.kernel.packEvents(events), ch.cell_size, { kind: 'verify' }).valid).toBe(false);
+    expect((await postVerify(server, buildSubmission(server.kernel, ch, { events }))).body).toMatchObject({ success: true });
+    // A canvas no known widget draws is not guessed.
+    const ch2 = await challenge();
+    const other = traceEvents({ ...ch2, cell_size: 16 }, solution(server.kernel, ch2), { along: [0.55] });
+    expect((await postVerify(server, buildSubmission(server.kernel, ch2, { events: other }))).body.error_code).toBe('invalid_path');
   });
 
   describe('error codes', () => {

@@ -11,6 +11,7 @@ import { MAX_ARM_ATTEMPTS, PROBE_DEADLINE_MS, TICKET_TYP, type TicketClaims } fr
 import { challengeMaze } from '../challenge/challengeMaze.js';
 import type { ClientInfo } from '../challenge/issueChallenge.js';
 import { admitSite } from '../sites/admitSite.js';
+import { replayTrace } from '../challenge/replayTrace.js';
 
 export interface ArmInput {
   challenge_id: string;
@@ -48,7 +49,7 @@ export async function armProbe(ctx: CoreContext, input: ArmInput, client: Pick<C
   if (input.probe_id !== probe.id) return { ok: false, failure: failure('probe_not_found') };
 
   const packed = ctx.kernel.packEvents(input.events);
-  const replay = ctx.kernel.replay(maze, packed, config.cellSize, { kind: 'probe', trigger: probe.trigger });
+  const { replay } = replayTrace(ctx.kernel, maze, packed, config.cellSize, { kind: 'probe', trigger: probe.trigger });
   if (!replay.valid) return { ok: false, failure: failure('probe_not_reached') };
 
   // Spent only by a trace that reaches the trigger: each attempt is one ticket (one tap), and a

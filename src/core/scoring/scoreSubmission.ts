@@ -13,7 +13,7 @@ export interface ScoreDeps {
 
 export interface ScoreInput {
   maze: MazeParams;
-  /** The cell size the server issued. */
+  /** The cell size of the canvas the path replay walked (the issued one or the deployed widget's). */
   cellSize: number;
   events: PackedEvents;
   rawEvents: readonly RawEvent[];

@@ -9,6 +9,8 @@ export interface ScoreCheckInput {
   /** The site's scoring mode and threshold. */
   scoring: ScoringConfig;
   maze: MazeParams;
+  /** The cell size of the canvas the path replay walked (features are in its cell units). */
+  cellSize: number;
   events: readonly RawEvent[];
   /** The same events packed (already replayed). */
   packed: PackedEvents;
@@ -36,7 +38,7 @@ export async function checkScore(ctx: CoreContext, input: ScoreCheckInput): Prom
     { kernel: ctx.kernel, fingerprints: ctx.fingerprints },
     {
       maze: input.maze,
-      cellSize: ctx.config.cellSize,
+      cellSize: input.cellSize,
       events: input.packed,
       rawEvents: input.events,
       probeReactionsMs: input.probeReactionsMs,

@@ -21,6 +21,7 @@ import { admitSite } from '../sites/admitSite.js';
 import { type Site, hostnameOf } from '../sites/Site.js';
 import { sitePasskeys } from '../sites/sitePasskeys.js';
 import { DUMMY_TOKEN } from '../sites/testKeys.js';
+import { replayTrace } from '../challenge/replayTrace.js';
 
 /** /verify fields the server reads; `maze_seed`, `cell_size`, `rate_limit_binding` are never trusted. */
 export interface VerifyInput {
@@ -56,7 +57,8 @@ const fail = (code: Failure['code'], detail?: string): VerifyResult => ({ ok: fa
  *     (trace_time_mismatch): after the consume, so a refusal spends the challenge and its proof
  *     of work (no retrying one challenge until the bound passes), and after the proof of work, so
  *     no answer about the trace comes without paid work;
- *  5. path replay over the issued maze and cell size (invalid_path);
+ *  5. path replay over the issued maze, on the canvas of the issued cell size or of the deployed
+ *     widget (invalid_path; see replayTrace.ts);
  *  6. probe completion tokens, when the challenge has probes (probe_failed);
  *  7. ECDSA signature, deployed-widget text first (invalid_signature);
  *  8. passkeys, by the site's mode (webauthn_required, webauthn_failed);
@@ -102,7 +104,7 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
 
   const maze = challengeMaze(policy.maze, derived.seed);
   const packed = kernel.packEvents(input.events);
-  const replay = kernel.replay(maze, packed, config.cellSize, { kind: 'verify' });
+  const { replay, cellSize } = replayTrace(kernel, maze, packed, config.cellSize, { kind: 'verify' });
   if (!replay.valid) return fail('invalid_path');
 
   const probeReactionsMs = derived.hasProbe
@@ -126,7 +128,7 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
   });
   if (webauthn !== undefined) return { ok: false, failure: webauthn };
 
-  const scored = await checkScore(ctx, { siteKey: input.site_key, scoring: policy.scoring, maze, events: input.events, packed, probeReactionsMs });
+  const scored = await checkScore(ctx, { siteKey: input.site_key, scoring: policy.scoring, maze, cellSize, events: input.events, packed, probeReactionsMs });
   if (!scored.ok) return scored;
   const { score } = scored;
 
