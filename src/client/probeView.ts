@@ -3,14 +3,32 @@
 import type { Probe } from './api.js';
 import { MARGIN, type Surface } from './geometry.js';
 
-/** Shape and swatch per colour name the service uses; other colours get a shape by position. */
-const STYLE: Record<string, { shape: string; fill: string }> = {
-  red: { shape: 'circle', fill: '#dc2626' },
-  blue: { shape: 'square', fill: '#2563eb' },
-  green: { shape: 'triangle', fill: '#16a34a' },
-  yellow: { shape: 'star', fill: '#eab308' },
-  purple: { shape: 'diamond', fill: '#9333ea' },
-  orange: { shape: 'hexagon', fill: '#ea580c' },
+interface Style {
+  name: string;
+  shape: string;
+  fill: string;
+}
+const RED: Style = { name: 'red', shape: 'circle', fill: '#dc2626' };
+const BLUE: Style = { name: 'blue', shape: 'square', fill: '#2563eb' };
+const GREEN: Style = { name: 'green', shape: 'triangle', fill: '#16a34a' };
+const YELLOW: Style = { name: 'yellow', shape: 'star', fill: '#eab308' };
+const PURPLE: Style = { name: 'purple', shape: 'diamond', fill: '#9333ea' };
+const ORANGE: Style = { name: 'orange', shape: 'hexagon', fill: '#ea580c' };
+
+/**
+ * Name, shape and swatch per colour a service sends (lowercase hex): Ariadne's, and the
+ * reference server's other yellow and purple. Other colours get a shape by position, and their
+ * own text as name.
+ */
+const STYLE: Record<string, Style> = {
+  '#ef4444': RED,
+  '#3b82f6': BLUE,
+  '#22c55e': GREEN,
+  '#f59e0b': YELLOW,
+  '#eab308': YELLOW,
+  '#8b5cf6': PURPLE,
+  '#a855f7': PURPLE,
+  '#f97316': ORANGE,
 };
 const SHAPES = ['circle', 'square', 'triangle', 'star', 'diamond', 'hexagon'];
 const GLYPH: Record<string, string> = { circle: '●', square: '■', triangle: '▲', star: '★', diamond: '◆', hexagon: '⬢' };
@@ -20,15 +38,17 @@ export interface ProbeNames {
   shapes?: Record<string, string>;
 }
 
-function styleOf(color: string, index: number): { shape: string; fill: string } {
-  return STYLE[color] ?? { shape: SHAPES[index % SHAPES.length]!, fill: color };
+function styleOf(color: string, index: number): Style {
+  return STYLE[color.toLowerCase()] ?? { name: color, shape: SHAPES[index % SHAPES.length]!, fill: color };
 }
+
+const colorName = (style: Style, names: ProbeNames): string => names.colors?.[style.name] ?? style.name;
 
 /** "red circle": what the instruction and each button's accessible name say. */
 export function probeLabel(probe: Probe, color: string, names: ProbeNames = {}): string {
   const index = probe.cells.findIndex((c) => c.color === color);
-  const { shape } = styleOf(color, Math.max(0, index));
-  return `${names.colors?.[color] ?? color} ${names.shapes?.[shape] ?? shape}`;
+  const style = styleOf(color, Math.max(0, index));
+  return `${colorName(style, names)} ${names.shapes?.[style.shape] ?? style.shape}`;
 }
 
 /** Builds the probe layer; `onTap` gets the grid cell of the button pressed. */
@@ -48,7 +68,8 @@ export function probeLayer(
   banner.textContent = instruction;
   layer.append(banner);
   probe.cells.forEach((c, i) => {
-    const { shape, fill } = styleOf(c.color, i);
+    const style = styleOf(c.color, i);
+    const { shape, fill } = style;
     const b = document.createElement('button');
     b.type = 'button';
     b.className = 'probe-cell';
@@ -66,7 +87,7 @@ export function probeLayer(
     glyph.setAttribute('aria-hidden', 'true');
     const name = document.createElement('span');
     name.className = 'name';
-    name.textContent = names.colors?.[c.color] ?? c.color;
+    name.textContent = colorName(style, names);
     name.setAttribute('aria-hidden', 'true');
     b.append(glyph, name);
     b.addEventListener('click', () => onTap({ x: c.x, y: c.y }), { once: true });

@@ -36,7 +36,7 @@ export interface Texts {
   powDone: string;
   startLabel: string;
   exitLabel: string;
-  /** Names of the probe colours and shapes, by the service's colour name and the shape drawn. */
+  /** Names of the probe colours and shapes, by colour name (red, blue, green, yellow, purple, orange) and the shape drawn. */
   colors: Record<string, string>;
   shapes: Record<string, string>;
   /** Per error code; unknown codes use `errors.default`. */

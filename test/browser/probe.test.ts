@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Challenge } from '../../src/client/api.js';
+import { PROBE_COLORS } from '../../src/core/probe/probeLayout.js';
 import { findChromium } from './helpers/browser.js';
 import { dragAlong, keyAlong, nextWidgetError, readyChallenge, siteverify, solutionOf, statusText, widgetOutcome, widgetSession } from './helpers/maze.js';
 import { repoRoot } from './helpers/server.js';
@@ -25,6 +26,9 @@ async function triggerIndex(c: Challenge): Promise<number> {
   expect(i).toBeGreaterThan(0);
   return i;
 }
+
+/** The name of a probe colour (the service sends hex). */
+const colorName = (hex: string): string => PROBE_COLORS.find((c) => c.hex === hex)!.name;
 
 const probeButtons = (page: Page) => page.locator('ariadne-maze .probe-cell');
 
@@ -51,7 +55,7 @@ describe.skipIf(!findChromium())('probes in Chromium', { timeout: 90_000 }, () =
       expect(text).toContain(color);
     }
     expect(new Set(labels.map(([l]) => l)).size).toBe(labels.length);
-    const target = labels.find(([l]) => l?.startsWith(`${probe.target_color} `))![0]!;
+    const target = labels.find(([l]) => l?.startsWith(`${colorName(probe.target_color)} `))![0]!;
     expect(await statusText(page)).toBe(`Tap the ${target}.`);
     await page.screenshot({ path: path.join(artifacts, 'probe.png'), fullPage: true });
 
@@ -99,7 +103,7 @@ describe.skipIf(!findChromium())('probes in Chromium', { timeout: 90_000 }, () =
     await keyAlong(page, cells.slice(0, at + 1));
     await expect.poll(() => probeButtons(page).count()).toBeGreaterThan(1);
     const probe = probeOf(c);
-    const target = `${probe.target_color} `;
+    const target = `${colorName(probe.target_color)} `;
     for (let i = 0; i < probe.cells.length; i++) {
       const focused = await page.evaluate(() => document.querySelector('ariadne-maze')!.shadowRoot!.activeElement?.getAttribute('aria-label') ?? '');
       if (focused.startsWith(target)) break;

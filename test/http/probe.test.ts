@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Cell } from '../../src/kernel/types.js';
 import { buildSubmission, postJson, postVerify, solution, traceEvents } from '../helpers/client.js';
 import { MemoryStore } from '../../src/store/MemoryStore.js';
+import { PROBE_COLORS } from '../../src/core/probe/probeLayout.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { arrowPresses } from '../kernel/helpers/events.js';
 import { postChallenge } from './helpers/postChallenge.js';
@@ -67,7 +68,10 @@ describe('probe issuing', () => {
     const p = ch.probes[0];
     expect(Object.keys(p).sort()).toEqual(['cells', 'distractor_colors', 'id', 'instruction', 'target_color', 'trigger_cell', 'type'].sort());
     expect(p.type).toBe('color_tap');
-    expect(p.instruction).toContain(p.target_color);
+    // Colours are the hex values the deployed widget names; the instruction names the target.
+    const hex = PROBE_COLORS.map((c) => c.hex as string);
+    for (const c of p.cells) expect(hex).toContain(c.color);
+    expect(p.instruction).toBe(`Tap the ${PROBE_COLORS.find((c) => c.hex === p.target_color)!.name} cell`);
     expect(p.cells.length).toBe(6);
     for (const c of p.cells) expect(Object.keys(c).sort()).toEqual(['color', 'x', 'y']);
     expect(p.cells.filter((c: any) => c.color === p.target_color)).toHaveLength(1);

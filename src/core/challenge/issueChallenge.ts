@@ -118,7 +118,7 @@ export async function issueChallenge(ctx: CoreContext, input: ChallengeInput, cl
       {
         id: p.id,
         type: 'color_tap',
-        instruction: `Tap the ${p.targetColor} cell`,
+        instruction: `Tap the ${p.targetName} cell`,
         target_color: p.targetColor,
         distractor_colors: p.distractorColors,
         cells: p.cells,

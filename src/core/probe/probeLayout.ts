@@ -1,9 +1,23 @@
 import type { Cell, Kernel, MazeParams } from '../../kernel/types.js';
 
 export const PROBE_ID = 'probe-1';
-const PALETTE = ['red', 'blue', 'green', 'yellow', 'purple', 'orange'] as const;
+
+/**
+ * The probe colours, sent as hex: the values the deployed widget (`@cernosh/react`) names and
+ * gives a shape (its buttons are otherwise all "colored circle", told apart by colour alone).
+ * Ariadne's widget knows them too.
+ */
+export const PROBE_COLORS = [
+  { name: 'red', hex: '#ef4444' },
+  { name: 'blue', hex: '#3b82f6' },
+  { name: 'green', hex: '#22c55e' },
+  { name: 'yellow', hex: '#f59e0b' },
+  { name: 'purple', hex: '#8b5cf6' },
+  { name: 'orange', hex: '#f97316' },
+] as const;
 
 export interface ProbeCell extends Cell {
+  /** Hex, one of PROBE_COLORS. */
   color: string;
 }
 
@@ -13,6 +27,8 @@ export interface ProbeLayout {
   trigger: Cell;
   cells: ProbeCell[];
   targetColor: string;
+  /** The target colour's name, for the instruction. */
+  targetName: string;
   distractorColors: string[];
   target: Cell;
 }
@@ -25,8 +41,8 @@ export interface ProbeLayout {
 export function probeLayout(kernel: Kernel, maze: MazeParams, probeSeed: number): ProbeLayout {
   const { solution } = kernel.generateMaze(maze);
   const total = maze.width * maze.height;
-  const count = Math.min(PALETTE.length, total - 1);
-  const draws = kernel.mulberry32(probeSeed, 2 + count + PALETTE.length);
+  const count = Math.min(PROBE_COLORS.length, total - 1);
+  const draws = kernel.mulberry32(probeSeed, 2 + count + PROBE_COLORS.length);
   let d = 0;
   const next = (n: number): number => Math.floor(draws[d++]! * n);
 
@@ -37,7 +53,7 @@ export function probeLayout(kernel: Kernel, maze: MazeParams, probeSeed: number)
   // Partial Fisher-Yates over the grid, the trigger cell left out.
   const triggerIndex = trigger.y * maze.width + trigger.x;
   const pool = Array.from({ length: total }, (_, i) => i).filter((i) => i !== triggerIndex);
-  const colors: string[] = [...PALETTE];
+  const colors = [...PROBE_COLORS];
   for (let i = colors.length - 1; i > 0; i--) {
     const j = next(i + 1);
     [colors[i], colors[j]] = [colors[j]!, colors[i]!];
@@ -46,7 +62,7 @@ export function probeLayout(kernel: Kernel, maze: MazeParams, probeSeed: number)
   for (let i = 0; i < count; i++) {
     const j = i + next(pool.length - i);
     [pool[i], pool[j]] = [pool[j]!, pool[i]!];
-    cells.push({ x: pool[i]! % maze.width, y: Math.floor(pool[i]! / maze.width), color: colors[i]! });
+    cells.push({ x: pool[i]! % maze.width, y: Math.floor(pool[i]! / maze.width), color: colors[i]!.hex });
   }
   const targetIndex = next(count);
   const target = cells[targetIndex]!;
@@ -55,6 +71,7 @@ export function probeLayout(kernel: Kernel, maze: MazeParams, probeSeed: number)
     trigger: { x: trigger.x, y: trigger.y },
     cells,
     targetColor: target.color,
+    targetName: colors[targetIndex]!.name,
     distractorColors: cells.filter((_, i) => i !== targetIndex).map((c) => c.color),
     target: { x: target.x, y: target.y },
   };

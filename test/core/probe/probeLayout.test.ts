@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { probeLayout } from '../../../src/core/probe/probeLayout.js';
+import { PROBE_COLORS, probeLayout } from '../../../src/core/probe/probeLayout.js';
 import { loadKernel } from '../../../src/kernel/index.js';
 
 const kernel = await loadKernel();
@@ -25,6 +25,7 @@ describe('probeLayout', () => {
       for (const c of p.cells) expect(c.x >= 0 && c.x < width && c.y >= 0 && c.y < height).toBe(true);
       expect(p.cells.filter((c) => c.color === p.targetColor)).toEqual([{ ...p.target, color: p.targetColor }]);
       expect(p.distractorColors).toHaveLength(p.cells.length - 1);
+      expect(PROBE_COLORS.find((c) => c.hex === p.targetColor)?.name).toBe(p.targetName);
       expect(probeLayout(kernel, maze, seed)).toEqual(p);
     }
   });
