@@ -33,9 +33,12 @@ export async function solutionOf(c: Challenge): Promise<Cell[]> {
   return k.generateMaze({ seed: c.maze_seed, width: c.maze_width, height: c.maze_height, difficulty: c.maze_difficulty }).solution;
 }
 
+/** The maze canvas of Ariadne's widget; the deployed widget's tests name theirs. */
+export const ARIADNE_CANVAS = 'ariadne-maze canvas';
+
 /** Page coordinates of a cell centre (kernel.md geometry, scaled to the drawn canvas). */
-export async function cellPoint(page: Page, c: Challenge, cell: Cell, jitter = 0): Promise<{ x: number; y: number }> {
-  const box = await page.locator('ariadne-maze canvas').boundingBox();
+export async function cellPoint(page: Page, c: Challenge, cell: Cell, jitter = 0, canvas = ARIADNE_CANVAS): Promise<{ x: number; y: number }> {
+  const box = await page.locator(canvas).boundingBox();
   if (!box) throw new Error('maze canvas not visible');
   const w = c.maze_width * c.cell_size + 40;
   const h = c.maze_height * c.cell_size + 64;
@@ -48,11 +51,11 @@ export async function cellPoint(page: Page, c: Challenge, cell: Cell, jitter = 0
 }
 
 /** Points from cell centre to cell centre with a few steps in between, slightly wobbly. */
-async function strokePoints(page: Page, c: Challenge, cells: readonly Cell[]): Promise<{ x: number; y: number }[]> {
-  const points = [await cellPoint(page, c, cells[0]!)];
+async function strokePoints(page: Page, c: Challenge, cells: readonly Cell[], canvas = ARIADNE_CANVAS): Promise<{ x: number; y: number }[]> {
+  const points = [await cellPoint(page, c, cells[0]!, 0, canvas)];
   for (let i = 1; i < cells.length; i++) {
     const a = points[points.length - 1]!;
-    const b = await cellPoint(page, c, cells[i]!, 0.25);
+    const b = await cellPoint(page, c, cells[i]!, 0.25, canvas);
     for (const f of [0.35, 0.7, 1]) points.push({ x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f });
   }
   return points;
@@ -62,8 +65,8 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The deployed widget's collector keeps moves >= 33 ms apart; stay above that. */
 const stepMs = () => 36 + Math.random() * 14;
 
-export async function dragAlong(page: Page, c: Challenge, cells: readonly Cell[]): Promise<void> {
-  const points = await strokePoints(page, c, cells);
+export async function dragAlong(page: Page, c: Challenge, cells: readonly Cell[], canvas = ARIADNE_CANVAS): Promise<void> {
+  const points = await strokePoints(page, c, cells, canvas);
   await page.mouse.move(points[0]!.x, points[0]!.y);
   await page.mouse.down();
   for (const p of points.slice(1)) {
