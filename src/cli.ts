@@ -1,20 +1,18 @@
 #!/usr/bin/env node
 /**
  * `npm start` (and `ariadne`): configuration from the environment, the sites file (reloaded on
- * SIGHUP), the embedded store and (when any site uses passkeys) the durable credential store
- * under DATA_DIR, then the server.
+ * SIGHUP), the stores STORE and CREDENTIALS name (see openStore; credentials only when any site
+ * uses passkeys), then the server.
  */
 import { loadConfig } from './config.js';
 import { createLogger } from './cli/createLogger.js';
 import { describeSites, needsPasskeys, reloadSitesOnSighup } from './cli/startSites.js';
 import { loadSitesFile } from './core/sites/loadSitesFile.js';
 import { SiteRegistry } from './core/sites/SiteRegistry.js';
-import { DEFAULT_MAX_COUNTERS, DEFAULT_MAX_MARKERS } from './http/createServer.js';
 import { mountAssets } from './http/assets/mountAssets.js';
 import { startServer } from './http/startServer.js';
 import { verifyToken } from './core/verifyToken.js';
-import { MemoryStore } from './store/MemoryStore.js';
-import { openFileCredentialStore } from './store/credentials/FileCredentialStore.js';
+import { openStore } from './store/openStore.js';
 
 const loaded = loadConfig(process.env);
 if (!loaded.ok) {
@@ -35,16 +33,13 @@ if (!sitesLoaded.ok) {
 }
 const sites = new SiteRegistry(sitesLoaded.snapshot);
 log.info(describeSites(sitesLoaded.snapshot));
-const store = new MemoryStore({ maxMarkers: DEFAULT_MAX_MARKERS, maxCounters: DEFAULT_MAX_COUNTERS });
-const credentials =
-  !needsPasskeys(sitesLoaded.snapshot)
-    ? undefined
-    : await openFileCredentialStore(config.dataDir).catch((e: unknown) => {
-        const message = `Cannot open the passkey credentials in DATA_DIR=${config.dataDir}: ${e instanceof Error ? e.message : String(e)}`;
-        log.fatal(message);
-        console.error(message);
-        process.exit(1);
-      });
+const stores = await openStore(config, log, { passkeys: needsPasskeys(sitesLoaded.snapshot) }).catch((e: unknown) => {
+  const message = e instanceof Error ? e.message : String(e);
+  log.fatal(message);
+  console.error(message);
+  process.exit(1);
+});
+const { store, credentials } = stores;
 reloadSitesOnSighup(sites, config, log, { passkeysOpen: credentials !== undefined });
 const server = await startServer({
   config,
@@ -61,7 +56,7 @@ const server = await startServer({
 });
 const api = `${server.url}${config.apiPrefix || '/'}`;
 log.info(
-  { url: server.url, demo: `${server.url}/`, api, openapi: `${server.url}/openapi.json`, scoring: config.scoring, passkeys: config.webauthn.mode },
+  { url: server.url, demo: `${server.url}/`, api, openapi: `${server.url}/openapi.json`, scoring: config.scoring, passkeys: config.webauthn.mode, store: config.store.kind },
   `ariadne ready: demo ${server.url}/ · API ${api} (and at the root) · OpenAPI ${server.url}/openapi.json`,
 );
 
@@ -71,8 +66,7 @@ async function stop(signal: string): Promise<void> {
   stopping = true;
   log.info({ signal }, 'shutting down: finishing in-flight requests');
   await server.close();
-  await store.close();
-  await credentials?.close();
+  await stores.close();
   process.exit(0);
 }
 process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -7,6 +7,7 @@ import { type ScoringConfig, parseScoringConfig } from './core/scoring/parseScor
 import type { WebAuthnConfig } from './core/webauthn/WebAuthnConfig.js';
 import { parseWebAuthnConfig } from './core/webauthn/parseWebAuthnConfig.js';
 import { MAX_MAZE_SIDE, MIN_MAZE_SIDE } from './kernel/types.js';
+import { type StoreConfig, parseStoreConfig } from './store/parseStoreConfig.js';
 
 export interface SigningKeyConfig {
   kid: string;
@@ -41,6 +42,8 @@ export interface Config {
   webauthn: WebAuthnConfig;
   /** Where the durable data (passkey credentials) lives. */
   dataDir: string;
+  /** STORE, CREDENTIALS, REDIS_* and SHARE_PORT. */
+  store: StoreConfig;
   /** Number of trusted proxy hops in front of the server; 0 ignores X-Forwarded-For. */
   trustProxy: number;
   /** Allowed browser origins, or '*' for any. */
@@ -243,6 +246,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       scoring: parsed(() => parseScoringConfig(env)),
       webauthn: parsed(() => parseWebAuthnConfig(env)),
       dataDir: env.DATA_DIR?.trim() || DEFAULTS.DATA_DIR,
+      store: parsed(() => parseStoreConfig(env)),
       trustProxy: trustProxy(env),
       corsOrigins: corsOrigins(env),
       rateLimitPerMinute: num(env, 'RATE_LIMIT_PER_MINUTE', DEFAULTS.RATE_LIMIT_PER_MINUTE, 0, 10_000_000, true),

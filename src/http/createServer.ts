@@ -12,14 +12,14 @@ import { defaultPolicy } from '../core/sites/SitePolicy.js';
 import { siteverifyCallerFinder } from '../core/siteverifyCaller.js';
 import { loadKernel } from '../kernel/index.js';
 import type { Kernel } from '../kernel/types.js';
-import { MemoryStore } from '../store/MemoryStore.js';
+import { DEFAULT_MAX_COUNTERS, DEFAULT_MAX_MARKERS, MemoryStore } from '../store/MemoryStore.js';
 import { type Store, StoreUnavailableError } from '../store/Store.js';
 import { BEARER_CHALLENGE, bearerCheck } from './bearer.js';
 import { type Header, PREFLIGHT, corsHeaders } from './cors.js';
 import { Metrics, type RouteMetrics } from './metrics.js';
 import { parseJson } from './parseJson.js';
 import { peerAddress } from './peerAddress.js';
-import { listenExclusive } from './listenExclusive.js';
+import { listenExclusive, listenShared } from './listenExclusive.js';
 import { readBody } from './readBody.js';
 import { JSON_TYPE, type Reply, writeReply } from './reply.js';
 import { type PostRoute, type RequestInfo, plainFailure } from './route.js';
@@ -31,7 +31,7 @@ import { registerOptionsRoute, registerVerifyRoute } from './routes/webauthn.js'
 import { compileSchemas, schemaError } from './schemas.js';
 import { type GetRoute, buildOpenApiDocument } from './openapi/buildOpenApiDocument.js';
 import { RouteTable } from './openapi/RouteTable.js';
-import { HealthResponse } from './responses.js';
+import { HealthResponse, ReadyResponse } from './responses.js';
 
 export interface ServerOptions {
   config: Config;
@@ -67,10 +67,6 @@ export interface AriadneServer {
   /** The sites served (ServerOptions.sites, or the open default). */
   readonly sites: SiteRegistry;
 }
-
-/** Default capacity of the embedded store: consumed markers and counters. */
-export const DEFAULT_MAX_MARKERS = 1_000_000;
-export const DEFAULT_MAX_COUNTERS = 200_000;
 
 const METHODS_OF_GET_ROUTES = 'GET, OPTIONS';
 const METHODS_OF_POST_ROUTES = 'POST, OPTIONS';
@@ -131,7 +127,12 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
 
   async function rateLimited(route: PostRoute, body: unknown, info: RequestInfo): Promise<Reply> {
     const bucket = route.bucket!;
-    const limit = await checkRateLimit(store, bucket, bindingFromAddress(info.address), limitOf[bucket], ctx.now());
+    const limit = await checkRateLimit(store, bucket, bindingFromAddress(info.address), limitOf[bucket], ctx.now()).catch((e: unknown) => {
+      // Issuing a challenge writes nothing and nothing issued can be redeemed while the store is
+      // down, so /challenge keeps working unlimited meanwhile; every other route fails closed.
+      if (bucket === 'challenge' && e instanceof StoreUnavailableError) return { ok: true } as const;
+      throw e;
+    });
     if (!limit.ok) return { ...route.fail(failure('rate_limited')), headers: [['retry-after', String(limit.retryAfterSeconds)]] };
     return route.handle(ctx, body as never, info);
   }
@@ -219,11 +220,26 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   let openapi: string | undefined;
   const getRoutes: GetRoute[] = [
     {
+      // Liveness: the process answers (200), and says whether its store does.
       path: '/healthz',
-      summary: 'Liveness',
+      summary: 'Liveness, with the state of the store',
       success: HealthResponse,
       errors: [],
-      answer: async () => ({ status: 200, body: { status: 'ok' } }),
+      answer: async () => {
+        const s = await store.health();
+        return { status: 200, body: { status: s.ok ? 'ok' : 'degraded', store: s } };
+      },
+    },
+    {
+      // Readiness: 503 while the store cannot answer, so a load balancer sends traffic to nodes that can verify.
+      path: '/readyz',
+      summary: 'Readiness for load balancers: 503 while the store cannot answer',
+      success: ReadyResponse,
+      errors: ['store_unavailable'],
+      answer: async () => {
+        const s = await store.health();
+        return s.ok ? { status: 200, body: { status: 'ready' } } : plainFailure(failure('store_unavailable', s.detail));
+      },
     },
     {
       path: '/metrics',
@@ -283,7 +299,8 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   return {
     listen(host, port) {
       return new Promise((resolve, reject) => {
-        listenExclusive(app, host, port, (socket) => {
+        // Sharing a port (SO_REUSEPORT) is an explicit choice, allowed with a shared store only.
+        (config.store.sharePort ? listenShared : listenExclusive)(app, host, port, (socket) => {
           if (socket === false) {
             reject(new Error(`could not listen on ${host}:${port} (is another process using the port?)`));
             return;

@@ -14,3 +14,8 @@ const EXCLUSIVE_PORT = (uWS as unknown as { LIBUS_LISTEN_EXCLUSIVE_PORT: number 
 export function listenExclusive(app: TemplatedApp, host: string, port: number, cb: (socket: us_listen_socket | false) => void): void {
   (app.listen as unknown as ListenWithOptions).call(app, host, port, EXCLUSIVE_PORT, cb);
 }
+
+/** Listens with SO_REUSEPORT: processes on the same port split the connections (SHARE_PORT=true). */
+export function listenShared(app: TemplatedApp, host: string, port: number, cb: (socket: us_listen_socket | false) => void): void {
+  app.listen(host, port, cb);
+}

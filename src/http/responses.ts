@@ -81,7 +81,11 @@ export const RegisterOptionsResponse = closed({
   options: Type.Object({}, { description: 'PublicKeyCredentialCreationOptionsJSON' }),
 });
 export const RegisterVerifyResponse = closed({ success: Type.Literal(true), credential_id: Type.String() });
-export const HealthResponse = closed({ status: Type.Literal('ok') });
+export const HealthResponse = closed({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')], { description: 'degraded: the process answers, its store does not' }),
+  store: closed({ ok: Type.Boolean(), detail: opt(Type.String({ description: 'Why not, when not ok' })) }),
+});
+export const ReadyResponse = closed({ status: Type.Literal('ready') });
 
 const detail = opt(Type.String({ description: 'What was wrong, e.g. the field at fault' }));
 const code = Type.String();

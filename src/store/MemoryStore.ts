@@ -1,6 +1,10 @@
 import type { ConsumeResult, Lifetime, Store, StoreHealth } from './Store.js';
 import { ExpiringEntries } from './ExpiringEntries.js';
 
+/** Default capacity of the embedded store: consumed markers and counters. */
+export const DEFAULT_MAX_MARKERS = 1_000_000;
+export const DEFAULT_MAX_COUNTERS = 200_000;
+
 export interface MemoryStoreOptions {
   /**
    * Most consumed markers held at once (challenge ids, probe tickets, probe arm attempts, token

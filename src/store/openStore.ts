@@ -1,0 +1,55 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { DEFAULT_MAX_COUNTERS, DEFAULT_MAX_MARKERS, MemoryStore } from './MemoryStore.js';
+import type { Store } from './Store.js';
+import type { CredentialStore } from './credentials/CredentialStore.js';
+import { openFileCredentialStore } from './credentials/FileCredentialStore.js';
+import { RedisCredentialStore } from './credentials/RedisCredentialStore.js';
+import { RedisStore } from './redis/RedisStore.js';
+
+export interface OpenedStores {
+  store: Store;
+  /** Passkey credentials; undefined when passkeys are off. */
+  credentials: CredentialStore | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * The stores the configuration asks for: STORE (memory or redis) for short-lived state and, when
+ * `passkeys` (any site uses them), CREDENTIALS (a file under DATA_DIR or redis). A Redis that does not answer
+ * yet is no reason not to start: requests that need it answer 503 until it does. Throws an Error
+ * with a message for the operator when the credential file cannot be opened.
+ */
+export async function openStore(config: Config, log: Logger, opts: { passkeys: boolean }): Promise<OpenedStores> {
+  const { store: storeConfig } = config;
+  let store: Store;
+  if (storeConfig.kind === 'redis') {
+    const redis = await RedisStore.open(storeConfig.redis);
+    const health = await redis.health();
+    if (!health.ok) log.error({ detail: health.detail }, 'Redis store not usable yet: /verify, /probe/* and /siteverify answer 503 until it is');
+    store = redis;
+  } else {
+    store = new MemoryStore({ maxMarkers: DEFAULT_MAX_MARKERS, maxCounters: DEFAULT_MAX_COUNTERS });
+  }
+
+  let credentials: CredentialStore | undefined;
+  if (opts.passkeys && storeConfig.credentials === 'redis') {
+    const opened = await RedisCredentialStore.open(storeConfig.redis);
+    if (opened.durable === false) {
+      log.warn('Redis has appendonly off: passkey credentials are lost when Redis restarts. Set appendonly yes and appendfsync always.');
+    }
+    credentials = opened.store;
+  } else if (opts.passkeys) {
+    credentials = await openFileCredentialStore(config.dataDir).catch((e: unknown) => {
+      throw new Error(`Cannot open the passkey credentials in DATA_DIR=${config.dataDir}: ${e instanceof Error ? e.message : String(e)}`);
+    });
+  }
+  return {
+    store,
+    credentials,
+    close: async () => {
+      await store.close();
+      await credentials?.close();
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import type { Redis } from 'ioredis';
+import type { RedisConfig } from '../parseStoreConfig.js';
+import { type ConsumeResult, type Lifetime, type Store, type StoreHealth, StoreUnavailableError } from '../Store.js';
+import { LossFence } from './LossFence.js';
+import { connectRedis } from './connectRedis.js';
+import { closeRedis } from './helpers/closeRedis.js';
+import { defineScripts } from './helpers/defineScripts.js';
+import { unavailable } from './helpers/unavailable.js';
+import { appendCapped } from './scripts/appendCapped.js';
+import { consumeOnce } from './scripts/consumeOnce.js';
+import { countInWindow } from './scripts/countInWindow.js';
+import { openFence } from './scripts/openFence.js';
+
+export interface RedisStoreOptions extends RedisConfig {
+  /** How often the server's identity and the fences are re-checked. Default 1000 ms. */
+  checkIntervalMs?: number;
+  /** How long `open` waits for a first answer before serving 503s until Redis answers. Default 5000 ms. */
+  connectWaitMs?: number;
+  /** Clock in epoch ms. Default Date.now. */
+  now?: () => number;
+}
+
+/**
+ * Markers are spread over this many shards, each with its own hash tag and its own loss fence,
+ * so a Redis Cluster can spread them over its primaries while every consume still reads its
+ * fence in the same slot, atomically.
+ */
+export const MARKER_SHARDS = 16;
+
+const SCRIPTS = { consumeOnce, countInWindow, appendCapped, openFence };
+
+/**
+ * The Store shared by every node, in Redis (or Valkey): one Lua script per atomic operation, every
+ * key with a TTL, a loss fence per shard of markers (see LossFence). A Redis that is down, slow
+ * (REDIS_COMMAND_TIMEOUT_MS) or out of memory makes every method reject with
+ * StoreUnavailableError at once or within the timeout; the client reconnects by itself.
+ */
+export class RedisStore implements Store {
+  readonly #redis: Redis;
+  readonly #scripts: ReturnType<typeof defineScripts<typeof SCRIPTS>>;
+  readonly #fence: LossFence;
+  readonly #prefix: string;
+  readonly #now: () => number;
+  readonly #timer: NodeJS.Timeout;
+
+  /** Connects and checks the server; when Redis does not answer in time, starts anyway (503s until it does). */
+  static async open(opts: RedisStoreOptions): Promise<RedisStore> {
+    const store = new RedisStore(opts, connectRedis(opts, 'ariadne-store'));
+    const wait = new Promise<void>((resolve) => setTimeout(resolve, opts.connectWaitMs ?? 5_000).unref());
+    await Promise.race([store.#redis.connect().then(() => store.#fence.check()).catch(() => undefined), wait]);
+    return store;
+  }
+
+  private constructor(opts: RedisStoreOptions, redis: Redis) {
+    this.#redis = redis;
+    this.#prefix = opts.prefix;
+    this.#now = opts.now ?? Date.now;
+    this.#scripts = defineScripts(redis, SCRIPTS);
+    const fenceKeys = Array.from({ length: MARKER_SHARDS }, (_, shard) => `${this.#prefix}{m${shard}}:fence`);
+    this.#fence = new LossFence(redis, { fenceKeys, openFence: this.#scripts.openFence, clockSkewMs: opts.clockSkewMs, now: this.#now });
+    redis.on('ready', () => void this.#fence.check().catch(() => undefined));
+    this.#timer = setInterval(() => {
+      if (redis.status === 'ready') void this.#fence.check().catch(() => undefined);
+    }, opts.checkIntervalMs ?? 1_000);
+    this.#timer.unref();
+  }
+
+  async consume(key: string, life: Lifetime, tag?: string): Promise<ConsumeResult> {
+    const shard = shardOf(key);
+    const marker = `${this.#prefix}{m${shard}}:marker:${key}`;
+    // A fence that moved is adopted and the consume tried again; twice in a row means churn.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (life.issuedAt < this.#fence.since()) return 'used';
+      const fence = await this.#fence.known(shard);
+      const ttl = Math.max(1, Math.ceil(life.expiresAt - this.#now()));
+      const r = await this.#scripts.consumeOnce([marker, `${this.#prefix}{m${shard}}:fence`], [fence, ttl, tag ?? '']).catch(unavailable);
+      if (r === 'fresh' || r === 'again' || r === 'used') return r;
+      const found = Array.isArray(r) && typeof r[1] === 'string' ? r[1] : null;
+      await this.#fence.moved(shard, found);
+    }
+    throw new StoreUnavailableError('the loss fence kept moving');
+  }
+
+  async increment(key: string, windowMs: number, by = 1): Promise<number> {
+    const r = await this.#scripts.countInWindow([`${this.#prefix}counter:${key}`], [Math.max(1, Math.ceil(windowMs)), by]).catch(unavailable);
+    return Number(r);
+  }
+
+  async append(key: string, item: Uint8Array, ttlMs: number, cap: number): Promise<void> {
+    const bytes = Buffer.from(item.buffer, item.byteOffset, item.byteLength);
+    await this.#scripts.appendCapped([`${this.#prefix}list:${key}`], [bytes, cap, Math.max(1, Math.ceil(ttlMs))]).catch(unavailable);
+  }
+
+  async lists(keys: readonly string[]): Promise<Uint8Array[][]> {
+    // One LRANGE per list (each its own slot in a cluster), sent together by auto-pipelining.
+    const lists = await Promise.all(keys.map((k) => this.#redis.lrangeBuffer(`${this.#prefix}list:${k}`, 0, -1))).catch(unavailable);
+    return lists.map((items) => items.map((b) => new Uint8Array(b)));
+  }
+
+  since(): number {
+    return this.#fence.since();
+  }
+
+  async health(): Promise<StoreHealth> {
+    if (this.#redis.status !== 'ready') return { ok: false, detail: `redis: ${this.#redis.status}` };
+    const problem = this.#fence.problem;
+    if (problem !== undefined) return { ok: false, detail: `redis: ${problem}` };
+    try {
+      await this.#redis.ping();
+      return { ok: true };
+    } catch (e) {
+      return { ok: false, detail: `redis: ${e instanceof Error ? e.message : String(e)}` };
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#timer);
+    await closeRedis(this.#redis);
+  }
+}
+
+/** FNV-1a of the key, to pick its shard. */
+function shardOf(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % MARKER_SHARDS;
+}

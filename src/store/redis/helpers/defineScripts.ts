@@ -1,0 +1,25 @@
+import type { Redis } from 'ioredis';
+
+/** A Lua script and how many of its arguments are keys. */
+export interface LuaScript {
+  lua: string;
+  numberOfKeys: number;
+  readOnly?: boolean;
+}
+
+export type ScriptCall = (keys: readonly string[], args: readonly (string | number | Buffer)[]) => Promise<unknown>;
+
+/**
+ * Registers `scripts` on the client (ioredis sends EVALSHA, and the script body once when the
+ * server does not know it yet) and returns one typed call per script.
+ */
+export function defineScripts<T extends Record<string, LuaScript>>(redis: Redis, scripts: T): { [K in keyof T]: ScriptCall } {
+  const calls = {} as { [K in keyof T]: ScriptCall };
+  for (const name of Object.keys(scripts) as (keyof T & string)[]) {
+    const command = `ariadne_${name}`;
+    redis.defineCommand(command, scripts[name]!);
+    const run = (redis as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[command]!;
+    calls[name] = (keys, args) => run.call(redis, ...keys, ...args);
+  }
+  return calls;
+}
