@@ -4,11 +4,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import type { RedisConfig } from '../../src/store/parseStoreConfig.js';
+import { freePort } from './freePort.js';
 
 export interface RedisServerOptions {
   /** appendonly yes with this appendfsync; default: no persistence at all. */
@@ -34,17 +34,6 @@ export interface TestRedis {
   snapshot(): Promise<string>;
   /** Stops it and removes its files. */
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 let prefixes = 0;

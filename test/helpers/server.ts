@@ -6,7 +6,9 @@ import type { SiteRegistry } from '../../src/core/sites/SiteRegistry.js';
 import { type RunningServer, startServer } from '../../src/http/startServer.js';
 import { loadKernel } from '../../src/kernel/index.js';
 import type { Kernel } from '../../src/kernel/types.js';
+import { inject } from 'vitest';
 import { MemoryStore } from '../../src/store/MemoryStore.js';
+import { RedisStore } from '../../src/store/redis/RedisStore.js';
 import type { Store } from '../../src/store/Store.js';
 import { sitesRegistry } from './sites.js';
 
@@ -36,6 +38,20 @@ export function testKernel(): Promise<Kernel> {
 /** Scoring off: the synthetic traces of helpers/client.ts are scripted, and rightly score as such. */
 export const SCORING_OFF: Config['scoring'] = { mode: 'off', threshold: defaultTable.threshold };
 
+let prefixes = 0;
+
+/**
+ * The store of a test server: embedded, or with ARIADNE_TEST_STORE=redis (the `redis` test
+ * project) a RedisStore on the project's redis-server under a key prefix of its own.
+ */
+async function testStore(now: () => number): Promise<Store> {
+  if (process.env.ARIADNE_TEST_STORE === 'redis') {
+    const prefix = `http${process.pid}-${++prefixes}:`;
+    return RedisStore.open({ url: inject('redisUrl'), prefix, commandTimeoutMs: 2_000, clockSkewMs: 0, now });
+  }
+  return new MemoryStore({ maxMarkers: 100_000, maxCounters: 100_000, now });
+}
+
 /**
  * Test defaults: port 0 on 127.0.0.1, a low proof-of-work difficulty (solving is not what is
  * tested here), rate limiting off, scoring off (test/http/scoring.test.ts turns it on);
@@ -50,7 +66,7 @@ export async function startTestServer(
   let offset = 0;
   const clock = opts.now ?? Date.now;
   const now = () => clock() + offset;
-  const store = opts.store ?? new MemoryStore({ maxMarkers: 100_000, maxCounters: 100_000, now });
+  const store = opts.store ?? (await testStore(now));
   const { sitesFile, ...rest } = opts;
   const sites = sitesFile === undefined ? opts.sites : sitesRegistry(sitesFile, config);
   const server = await startServer({ ...rest, ...(sites ? { sites } : {}), now, config, kernel: k, store });

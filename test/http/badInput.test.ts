@@ -45,7 +45,7 @@ function raw(chunks: (string | { delay: number })[], waitMs = 2000): Promise<str
 async function healthy(): Promise<void> {
   const r = await fetch(server.at('/healthz'));
   expect(r.status).toBe(200);
-  expect(await r.json()).toEqual({ status: 'ok' });
+  expect(await r.json()).toMatchObject({ status: 'ok' });
 }
 
 async function challenge() {

@@ -3,22 +3,42 @@ import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/store/MemoryStore.js';
 import { StoreUnavailableError } from '../../src/store/Store.js';
+import { freePort } from '../helpers/freePort.js';
 import { storeWith } from '../helpers/storeWith.js';
 import { buildSubmission, postJson, postVerify } from '../helpers/client.js';
 import { startTestServer } from '../helpers/server.js';
 
 const secret = () => randomBytes(32).toString('base64url');
 
-describe('GET /healthz and /metrics', () => {
-  it('healthz answers 200 JSON at the root and under the prefix', async () => {
+describe('GET /healthz, /readyz and /metrics', () => {
+  it('healthz and readyz answer 200 JSON with the store state, at the root and under the prefix', async () => {
     const s = await startTestServer();
     try {
       for (const path of ['/healthz', '/api/captcha/healthz']) {
         const r = await fetch(s.at(path));
         expect(r.status).toBe(200);
         expect(r.headers.get('content-type')).toBe('application/json');
-        expect(await r.json()).toEqual({ status: 'ok' });
+        expect(await r.json()).toEqual({ status: 'ok', store: { ok: true } });
       }
+      for (const path of ['/readyz', '/api/captcha/readyz']) {
+        const r = await fetch(s.at(path));
+        expect(r.status).toBe(200);
+        expect(await r.json()).toEqual({ status: 'ready' });
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a store that cannot answer: healthz says degraded (200), readyz is 503 store_unavailable', async () => {
+    const s = await startTestServer({}, { store: storeWith({ health: async () => ({ ok: false, detail: 'redis: connection refused' }) }) });
+    try {
+      const h = await fetch(s.at('/healthz'));
+      expect(h.status).toBe(200);
+      expect(await h.json()).toEqual({ status: 'degraded', store: { ok: false, detail: 'redis: connection refused' } });
+      const r = await fetch(s.at('/readyz'));
+      expect(r.status).toBe(503);
+      expect(await r.json()).toEqual({ success: false, error_code: 'store_unavailable', detail: 'redis: connection refused' });
     } finally {
       await s.close();
     }
@@ -231,6 +251,24 @@ describe('listening', () => {
       await first.close();
     }
   });
+
+  it('shares the port with another server only when SHARE_PORT is set on both', async () => {
+    const shared = (s: Awaited<ReturnType<typeof startTestServer>>['config']['store']) => ({ ...s, sharePort: true });
+    const first = await startTestServer();
+    const sharing = { store: shared(first.config.store) };
+    // uWebSockets.js does not share a port it picked itself (port 0): name one.
+    const a = await startTestServer({ ...sharing, port: await freePort() });
+    try {
+      const b = await startTestServer({ ...sharing, port: a.port });
+      expect(b.port).toBe(a.port);
+      await b.close();
+      // A server that did not ask to share cannot join either.
+      await expect(startTestServer({ port: first.port, ...sharing })).rejects.toThrow(`127.0.0.1:${first.port}`);
+    } finally {
+      await a.close();
+      await first.close();
+    }
+  });
 });
 
 describe('store unavailable', () => {
@@ -249,6 +287,24 @@ describe('store unavailable', () => {
       const v = await postVerify(s, buildSubmission(s.kernel, ch));
       expect(v.status).toBe(503);
       expect(v.body).toMatchObject({ success: false, error_code: 'store_unavailable' });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('with rate limits on: /challenge still issues (unlimited meanwhile), /verify and /probe/arm answer 503', async () => {
+    const fail = async (): Promise<never> => {
+      throw new StoreUnavailableError('down');
+    };
+    const s = await startTestServer({ rateLimitPerMinute: 1, probeProbability: 1 }, { store: storeWith({ consume: fail, increment: fail }) });
+    try {
+      for (let i = 0; i < 15; i++) expect((await postJson(s.at('/challenge'), { site_key: 's' })).status).toBe(200);
+      const ch = (await postJson(s.at('/challenge'), { site_key: 's' })).body;
+      const v = await postJson(s.at('/verify'), buildSubmission(s.kernel, ch));
+      expect(v.status).toBe(503);
+      expect(v.body).toMatchObject({ error_code: 'store_unavailable' });
+      const arm = await postJson(s.at('/probe/arm'), { challenge_id: ch.id, site_key: 's', session_id: 'x', probe_id: 'p', events: [] });
+      expect(arm.status).toBe(503);
     } finally {
       await s.close();
     }

@@ -35,63 +35,8 @@ async function reopenWithTail(tail: string): Promise<CredentialStore> {
   return reopen();
 }
 
+/** What every CredentialStore does is in contract.test.ts; this is the log file's own behaviour. */
 describe('openFileCredentialStore', () => {
-  it('adds, finds by id and by (site_key, stable_id), and keeps users apart', async () => {
-    const s = await reopen();
-    expect(await s.add(credential('a'), 10)).toBe('added');
-    expect(await s.add(credential('b'), 10)).toBe('added');
-    expect(await s.add(credential('c', 'user-2'), 10)).toBe('added');
-    expect(await s.add(credential('d', 'user-1', 'site-b'), 10)).toBe('added');
-    expect((await s.listFor('site-a', 'user-1')).map((c) => c.id)).toEqual(['a', 'b']);
-    expect((await s.listFor('site-b', 'user-1')).map((c) => c.id)).toEqual(['d']);
-    expect(await s.listFor('site-a', 'nobody')).toEqual([]);
-    expect(await s.get('c')).toEqual(credential('c', 'user-2'));
-    expect(await s.get('zzz')).toBeUndefined();
-  });
-
-  it('refuses a duplicate id and a user over the limit, also among concurrent adds', async () => {
-    const s = await reopen();
-    const results = await Promise.all([1, 2, 3, 4, 5].map((i) => s.add(credential(`c${i}`), 3)));
-    expect(results.filter((r) => r === 'added')).toHaveLength(3);
-    expect(results.filter((r) => r === 'limit')).toHaveLength(2);
-    const dupes = await Promise.all([s.add(credential('x', 'u9'), 3), s.add(credential('x', 'u8'), 3)]);
-    expect(dupes.sort()).toEqual(['added', 'duplicate']);
-    expect(await s.add(credential('c1', 'someone-else'), 3)).toBe('duplicate');
-  });
-
-  it('hands out copies: a caller cannot change stored state by mutation', async () => {
-    const s = await reopen();
-    await s.add(credential('a'), 10);
-    const got = (await s.get('a'))!;
-    got.counter = 99;
-    got.transports.push('usb');
-    expect(await s.get('a')).toEqual(credential('a'));
-  });
-
-  it('advances a counter only forward (compare-and-set)', async () => {
-    const s = await reopen();
-    await s.add(credential('a'), 10);
-    expect(await s.advanceCounter('a', 5)).toBe(true);
-    expect(await s.advanceCounter('a', 5)).toBe(false);
-    expect(await s.advanceCounter('a', 4)).toBe(false);
-    expect(await s.advanceCounter('missing', 9)).toBe(false);
-    const race = await Promise.all([s.advanceCounter('a', 7), s.advanceCounter('a', 7), s.advanceCounter('a', 6)]);
-    expect(race).toEqual([true, false, false]);
-    expect((await s.get('a'))?.counter).toBe(7);
-  });
-
-  it('replays credentials and counters after a reopen', async () => {
-    let s = await reopen();
-    await s.add(credential('a'), 10);
-    await s.add(credential('b', 'user-2'), 10);
-    await s.advanceCounter('a', 3);
-    await s.advanceCounter('a', 8);
-    s = await reopen();
-    expect(await s.get('a')).toEqual({ ...credential('a'), counter: 8 });
-    expect((await s.listFor('site-a', 'user-2')).map((c) => c.id)).toEqual(['b']);
-    expect(await s.add(credential('a'), 10)).toBe('duplicate');
-  });
-
   it('cuts a torn last line (no newline) and keeps appending after it', async () => {
     let s = await reopenWithTail('{"op":"add","credential":{"id":"tor');
     expect(await s.get('a')).toBeDefined();
