@@ -1,14 +1,8 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_FAMILIES, type BotFamily, botEvents } from '../../bench/calibrate/bots.js';
-import { splitTraces } from '../../bench/calibrate/evaluate.js';
-import type { HumanTrace } from '../../bench/calibrate/humans.js';
-import { MAX_STRETCH, layOnMaze } from '../../bench/calibrate/layOnMaze.js';
-import { CELL, laidLength } from '../../bench/calibrate/mazePath.js';
+import { CELL } from '../../bench/calibrate/mazePath.js';
 import { Rng } from '../../bench/calibrate/random.js';
 import { defaultConfig } from '../../src/config.js';
 import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
@@ -17,31 +11,24 @@ import { TraceFingerprints } from '../../src/core/scoring/TraceFingerprints.js';
 import { MemoryStore } from '../../src/store/MemoryStore.js';
 import { scoreSubmission } from '../../src/core/scoring/scoreSubmission.js';
 import { UNSCORED } from '../../src/core/verify/checkScore.js';
-import type { MazeParams, RawEvent } from '../../src/kernel/types.js';
+import type { RawEvent } from '../../src/kernel/types.js';
 import { buildSubmission, postJson, postVerify, solution, traceEvents } from '../helpers/client.js';
+import { challengesWithHumanTrace, hasHumans, humanDataFile, mazeOf, replays } from '../helpers/humanTraces.js';
 import { type TestServer, startTestServer, testKernel } from '../helpers/server.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dataFile = path.resolve(repoRoot, '../shared/data/human-dev.jsonl');
-const hasHumans = existsSync(dataFile);
-if (!hasHumans) console.warn(`skipping the human-trace scoring tests: no human data at ${dataFile}`);
+if (!hasHumans) console.warn(`skipping the human-trace scoring tests: no human data at ${humanDataFile}`);
 
 /** What start-up reads with no SCORING_MODE or SCORE_THRESHOLD set. */
 const ENFORCED = defaultConfig().scoring;
 const threshold = defaultTable.threshold;
 
 let enforced: TestServer;
-let heldOut: HumanTrace[] = [];
 beforeAll(async () => {
   enforced = await startTestServer({ scoring: ENFORCED });
-  // Users never used to fit the table.
-  if (hasHumans) heldOut = splitTraces(dataFile).heldOut;
 });
 afterAll(async () => {
   await enforced.close();
 });
-
-const mazeOf = (ch: Challenge): MazeParams => ({ seed: ch.maze_seed, width: ch.maze_width, height: ch.maze_height, difficulty: ch.maze_difficulty });
 
 async function challenge(server: TestServer): Promise<Challenge> {
   const r = await postJson(server.at('/challenge'), { site_key: 'site-s' });
@@ -62,12 +49,6 @@ async function verify(server: TestServer, ch: Challenge, events: RawEvent[], pro
   return { status: r.status, body: r.body, siteverify: s.body };
 }
 
-/** True when `events` are a valid solve of `ch` (what /verify checks before scoring). */
-async function replays(ch: Challenge, events: RawEvent[]): Promise<boolean> {
-  const kernel = await testKernel();
-  return kernel.replay(mazeOf(ch), kernel.packEvents(events), ch.cell_size, { kind: 'verify' }).valid;
-}
-
 /** The score the calibrated scorer gives `events` on `ch` with an empty duplicate memory. */
 async function offlineScore(ch: Challenge, events: RawEvent[], probeReactionsMs: number[] = []): Promise<number> {
   const kernel = await testKernel();
@@ -77,42 +58,6 @@ async function offlineScore(ch: Challenge, events: RawEvent[], probeReactionsMs:
     { maze: mazeOf(ch), cellSize: ch.cell_size, events: kernel.packEvents(events), rawEvents: events, probeReactionsMs, threshold },
   );
   return r.score;
-}
-
-/**
- * The first held-out human trace as long as the laid solution of every challenge in `chs`
- * (within MAX_STRETCH, so the person's speed is kept) that, laid along each maze by the
- * calibration's mapping, is a valid solve (fast strokes that jump over a cell between two
- * events do not replay); its events on each maze, or undefined when no trace fits them all.
- */
-async function humanTraceFor(chs: Challenge[]): Promise<RawEvent[][] | undefined> {
-  const kernel = await testKernel();
-  const mazes = chs.map((ch) => kernel.generateMaze(mazeOf(ch)));
-  const lengths = mazes.map(laidLength);
-  for (const trace of heldOut) {
-    if (!lengths.every((l) => Math.abs(l / trace.pathPx - 1) <= MAX_STRETCH)) continue;
-    const events = mazes.map((m) => layOnMaze(trace, m));
-    if ((await Promise.all(events.map((e, i) => replays(chs[i]!, e)))).every(Boolean)) return events;
-  }
-  return undefined;
-}
-
-/**
- * Fresh challenges from `server` until `count` of them share a held-out human trace that fits
- * and replays on each (a few mazes have no trace of their length); at most `tries` challenges.
- */
-async function challengesWithHumanTrace(server: TestServer, count: 1 | 2, tries: number) {
-  const seen: Challenge[] = [];
-  for (let i = 0; i < tries; i++) {
-    const ch = await challenge(server);
-    for (const other of count === 1 ? [undefined] : seen) {
-      const chs = other === undefined ? [ch] : [other, ch];
-      const events = await humanTraceFor(chs);
-      if (events !== undefined) return { chs, events };
-    }
-    seen.push(ch);
-  }
-  throw new Error(`no held-out human trace fits ${count} of ${tries} mazes`);
 }
 
 /** A scripted mover of `family` solving `ch` (the first seed whose trace replays). */
@@ -158,7 +103,7 @@ describe('scoring enforced at the calibrated threshold (the default)', () => {
   });
 
   it.skipIf(!hasHumans)('accepts a held-out person\'s movement laid on the maze; the measured score reaches /siteverify', async () => {
-    const found = await challengesWithHumanTrace(enforced, 1, 10);
+    const found = await challengesWithHumanTrace(() => challenge(enforced), 1, 10);
     const ch = found.chs[0]!, events = found.events[0]!;
     const expected = await offlineScore(ch, events);
     const r = await verify(enforced, ch, events);
@@ -184,7 +129,7 @@ describe('scoring enforced at the calibrated threshold (the default)', () => {
     const server = await startTestServer({ scoring: ENFORCED });
     try {
       // Two mazes of about one laid length, so that one trace fits both.
-      const { chs: [first, second], events } = await challengesWithHumanTrace(server, 2, 30);
+      const { chs: [first, second], events } = await challengesWithHumanTrace(() => challenge(server), 2, 30);
       expect((await verify(server, first!, events[0]!)).body.success).toBe(true);
       // Laid on another maze it is not the same events, yet the same movement.
       expect(events[1]).not.toEqual(events[0]);

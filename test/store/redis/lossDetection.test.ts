@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RedisStore } from '../../../src/store/redis/RedisStore.js';
 import type { Lifetime } from '../../../src/store/Store.js';
-import { type TestRedis, startRedis } from '../../helpers/redisServer.js';
+import { startRedis } from '../../helpers/redisServer.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {

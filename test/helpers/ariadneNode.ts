@@ -1,0 +1,51 @@
+/** A real Ariadne process (`node dist/cli.js`, built by `npm test`'s pretest) on a loopback port. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface AriadneNode {
+  url: string;
+  child: ChildProcess;
+  /** What it printed so far (stdout and stderr). */
+  output(): string;
+  /** The URL of a route, e.g. at('/verify'). */
+  at(path: string): string;
+  /** SIGTERM, and the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts a node with `env` on top of a loopback host and port 0; resolves once it listens. */
+export async function startNode(env: Record<string, string>): Promise<AriadneNode> {
+  const child = spawn(process.execPath, ['dist/cli.js'], {
+    cwd: repoRoot,
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`node did not start: ${out}`)), 20_000);
+    const look = () => {
+      const m = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    child.stdout!.on('data', look);
+    child.once('exit', () => reject(new Error(`node exited: ${out}`)));
+  });
+  return {
+    url,
+    child,
+    output: () => out,
+    at: (path) => url + path,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
