@@ -47,7 +47,7 @@ export async function startRedis(opts: RedisServerOptions = {}): Promise<TestRed
   const args = (dataDir: string) => [
     '--port', String(port), '--bind', '127.0.0.1', '--dir', dataDir, '--save', '',
     '--appendonly', opts.aof ? 'yes' : 'no', ...(opts.aof ? ['--appendfsync', opts.aof] : []),
-    '--protected-mode', 'no', '--daemonize', 'no', '--logfile', '', '--loglevel', 'warning',
+    '--protected-mode', 'no', '--daemonize', 'no', '--logfile', '', '--loglevel', 'warning', '--enable-debug-command', 'yes',
   ];
 
   async function launch(dataDir: string): Promise<void> {

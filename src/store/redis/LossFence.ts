@@ -58,9 +58,12 @@ export class LossFence {
     return this.#checked ? this.#problem : (this.#problem ?? 'connection not checked yet');
   }
 
-  /** The fence of `shard` to send with a consume, once this connection's server was checked. */
+  /**
+   * The fence of `shard` to send with a consume, once this connection's server was checked and
+   * while the last check found nothing wrong (else it checks again, and fails with it).
+   */
   async known(shard: number): Promise<string> {
-    if (!this.#checked) {
+    if (!this.#checked || this.#problem !== undefined) {
       if (this.#redis.status !== 'ready') throw new StoreUnavailableError(`Redis is not connected (${this.#redis.status})`);
       await this.check();
     }
