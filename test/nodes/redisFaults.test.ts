@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
 import { type AriadneNode, startNode } from '../helpers/ariadneNode.js';
 import { buildSubmission, postJson } from '../helpers/client.js';
-import { type RedisServerOptions, type TestRedis, startRedis } from '../helpers/redisServer.js';
+import { type RedisServerOptions, startRedis } from '../helpers/redisServer.js';
 import { testKernel } from '../helpers/server.js';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.js';
 
