@@ -16,9 +16,11 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Challenge } from '../src/core/challenge/issueChallenge.js';
+import { mintChallengeId } from '../src/core/challenge/mintChallengeId.js';
 import { issueSessionToken } from '../src/core/issueSessionToken.js';
 import { loadKernel, type RawEvent } from '../src/kernel/index.js';
 import { keyRing } from '../src/core/token/keys.js';
+import { type TestRedis, startRedis } from '../test/helpers/redisServer.js';
 import type { Row, Section } from './run.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -294,7 +296,8 @@ async function spawnChild(cmd: string[], env: Record<string, string>, probe: str
   };
 }
 
-async function startServer(): Promise<Child> {
+/** The bench server; `env` adds to (or overrides) its settings, e.g. STORE=redis. */
+async function startServer(env: Record<string, string> = {}): Promise<Child> {
   const cli = join(repoRoot, 'dist', 'cli.js');
   if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
   const port = await freePort();
@@ -312,8 +315,9 @@ async function startServer(): Promise<Child> {
       // long enough for the /verify bodies made before the run to stay live through it
       CHALLENGE_TTL_MS: '600000',
       LOG_LEVEL: 'warn',
+      ...env,
     },
-    '/healthz',
+    '/readyz',
   );
 }
 
@@ -372,12 +376,15 @@ async function postJson(url: string, body: unknown): Promise<{ status: number; t
  * /siteverify bodies with session tokens signed by `secret`: the server's (valid, each redeemed
  * once) or another one (forged: the right shape, a full MAC check each, then invalid_token).
  */
+const ID_KEY = Buffer.alloc(32, 7);
+
 function siteverifyBodies(n: number, now: number, secret: string): string[] {
   const ring = keyRing(secret, []);
   return Array.from({ length: n }, (_, i) =>
     JSON.stringify({
       token: issueSessionToken(ring, {
-        challengeId: `00000000-0000-0000-0000-${String(i).padStart(12, '0')}`,
+        // Well formed and dated now: redemption reads the challenge's creation time from its id.
+        challengeId: mintChallengeId(ID_KEY, SITE_KEY, now).id,
         sessionId: `bench-session-${i}`,
         siteKey: SITE_KEY,
         score: 1,
@@ -467,6 +474,8 @@ const TARGETS: { name: string; metric: string; min?: number; max?: number; label
   { name: '/siteverify (valid) vs ceiling', metric: 'siteverify_valid_ratio', min: 0.6, label: '>= 60%' },
   { name: '/siteverify (invalid) vs ceiling', metric: 'siteverify_invalid_ratio', min: 0.6, label: '>= 60%' },
   { name: '/verify vs one-core ECDSA', metric: 'verify_ratio', min: 0.8, label: '>= 0.8x' },
+  { name: '/siteverify (valid), Redis store vs memory store', metric: 'redis_siteverify_valid_ratio', min: 0.7, label: '>= 70%' },
+  { name: '/verify, Redis store vs memory store', metric: 'redis_verify_ratio', min: 0.9, label: '>= 90%' },
   { name: 'RSS growth after /challenge flood', metric: 'rss_growth_mib', max: 50, label: '< 50 MiB' },
 ];
 
@@ -530,6 +539,8 @@ function sectionRows(m: Record<string, number>): Row[] {
     route('POST /verify (valid, each a fresh challenge)', 'verify', COUNTS.verify, m.ecdsa_import_verify_per_s, m.verify_ratio),
     route('POST /siteverify (valid, each once)', 'siteverify_valid', COUNTS.siteverifyValid, m.ceiling_siteverify_valid_rps, m.siteverify_valid_ratio),
     route('POST /siteverify (bad MAC)', 'siteverify_invalid', COUNTS.siteverifyInvalid, m.ceiling_siteverify_invalid_rps, m.siteverify_invalid_ratio),
+    route('POST /verify, STORE=redis (ratio to memory)', 'redis_verify', COUNTS.verify, m.verify_rps, m.redis_verify_ratio),
+    route('POST /siteverify (valid), STORE=redis (ratio to memory)', 'redis_siteverify_valid', COUNTS.siteverifyValid, m.siteverify_valid_rps, m.redis_siteverify_valid_ratio),
     route('ceiling: bare uWS, /challenge sizes', 'ceiling_challenge', COUNTS.ceiling, undefined, undefined),
     route('ceiling: bare uWS, /verify sizes', 'ceiling_verify', COUNTS.ceiling, undefined, undefined),
     route('ceiling: bare uWS, /siteverify valid sizes', 'ceiling_siteverify_valid', COUNTS.ceiling, undefined, undefined),
@@ -557,6 +568,8 @@ function markdown(r: HttpBenchResult): string {
   row('POST /verify (valid, fresh challenge each)', 'verify', COUNTS.verify, `${fmt(m.ecdsa_import_verify_per_s ?? 0)} ECDSA/s`, m.verify_ratio);
   row('POST /siteverify (valid, each once)', 'siteverify_valid', COUNTS.siteverifyValid, `${fmt(m.ceiling_siteverify_valid_rps ?? 0)} req/s bare uWS`, m.siteverify_valid_ratio);
   row('POST /siteverify (bad MAC)', 'siteverify_invalid', COUNTS.siteverifyInvalid, `${fmt(m.ceiling_siteverify_invalid_rps ?? 0)} req/s bare uWS`, m.siteverify_invalid_ratio);
+  row('POST /verify, STORE=redis', 'redis_verify', COUNTS.verify, `${fmt(m.verify_rps ?? 0)} req/s memory store`, m.redis_verify_ratio);
+  row('POST /siteverify (valid), STORE=redis', 'redis_siteverify_valid', COUNTS.siteverifyValid, `${fmt(m.siteverify_valid_rps ?? 0)} req/s memory store`, m.redis_siteverify_valid_ratio);
   for (const key of ['challenge', 'verify', 'siteverify_valid', 'siteverify_invalid']) {
     if (m[`ceiling_${key}_rps`] !== undefined) row(`ceiling: bare uWS, ${key} sizes`, `ceiling_${key}`, COUNTS.ceiling, '', undefined);
   }
@@ -605,6 +618,9 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
   };
   let server: Child | undefined;
   let bare: Child | undefined;
+  /** The same server on STORE=redis (a redis-server of its own, no persistence), measured right after the memory one. */
+  let redis: TestRedis | undefined;
+  let redisServer: Child | undefined;
   /**
    * Denominator 1, the HTTP ceiling for a route's request and response sizes, measured right
    * before the route itself: on a shared machine the speed of the cores drifts, and a
@@ -620,6 +636,8 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
   try {
     server = await startServer();
     const url = server.url;
+    redis = await startRedis();
+    redisServer = await startServer({ STORE: 'redis', REDIS_URL: redis.url });
 
     // /challenge: warm up, then the flood of 1M, RSS before and after.
     const challengeBody = JSON.stringify({ site_key: SITE_KEY });
@@ -641,25 +659,35 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
     await measure('siteverify_invalid', server, { path: '/siteverify', bodies: invalid, count: COUNTS.siteverifyInvalid, expectText: '"invalid_token"' });
 
     // /siteverify with valid tokens, each redeemed once (minted here with the server's secret).
-    const valid = siteverifyBodies(COUNTS.siteverifyValid + 1, Date.now(), SECRET);
+    // The same tokens then go to the Redis-backed server (its own store: each is fresh there).
+    const valid = siteverifyBodies(COUNTS.siteverifyValid + 2, Date.now(), SECRET);
     await sample('siteverify_valid', `${url}/siteverify`, valid.pop() as string, '"success":true');
+    await sample('redis_siteverify_valid', `${redisServer.url}/siteverify`, valid.pop() as string, '"success":true');
     await ceiling('siteverify_valid');
-    await measure('siteverify_valid', server, { path: '/siteverify', bodies: valid, count: valid.length, expectText: '"success":true' });
+    const validLoad = { path: '/siteverify', bodies: valid, count: valid.length, expectText: '"success":true' };
+    await measure('siteverify_valid', server, validLoad);
+    await measure('redis_siteverify_valid', redisServer, validLoad);
 
     // /verify with valid submissions, each consuming its own challenge. Denominator 2 is
     // measured just before and just after it (the mean), for the same reason as the ceilings.
     try {
-      const bodies = await verifyBodies(url, COUNTS.verify + 1);
+      // Challenges verify on any server holding the secret: the same bodies go to both.
+      const bodies = await verifyBodies(url, COUNTS.verify + 2);
       await sample('verify', `${url}/verify`, bodies.pop() as string, '"success":true');
+      await sample('redis_verify', `${redisServer.url}/verify`, bodies.pop() as string, '"success":true');
       await ceiling('verify');
       const before = ecdsaImportVerifyPerSecond();
-      await measure('verify', server, { path: '/verify', bodies, count: bodies.length, expectText: '"success":true' });
+      const verifyLoad = { path: '/verify', bodies, count: bodies.length, expectText: '"success":true' };
+      await measure('verify', server, verifyLoad);
       metrics.ecdsa_import_verify_per_s = (before + ecdsaImportVerifyPerSecond()) / 2;
+      await measure('redis_verify', redisServer, verifyLoad);
     } catch (e) {
       errors.push(`/verify not measured: ${(e as Error).message}`);
     }
   } finally {
     await server?.stop();
+    await redisServer?.stop();
+    await redis?.close();
     await bare?.stop();
     rmSync(work, { recursive: true, force: true });
   }
@@ -675,6 +703,8 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
     siteverify_valid_ratio: ratio('siteverify_valid_rps', 'ceiling_siteverify_valid_rps'),
     siteverify_invalid_ratio: ratio('siteverify_invalid_rps', 'ceiling_siteverify_invalid_rps'),
     verify_ratio: ratio('verify_rps', 'ecdsa_import_verify_per_s'),
+    redis_siteverify_valid_ratio: ratio('redis_siteverify_valid_rps', 'siteverify_valid_rps'),
+    redis_verify_ratio: ratio('redis_verify_rps', 'verify_rps'),
   };
   for (const [k, v] of Object.entries(ratios)) if (v !== undefined) metrics[k] = v;
   const targets = TARGETS.filter((t) => metrics[t.metric] !== undefined).map((t) => {
