@@ -184,3 +184,51 @@ describe('loadConfig', () => {
     expect(!bad.ok && bad.error).toMatch(/LOG_LEVEL/);
   });
 });
+
+describe('store settings', () => {
+  it('default to the embedded store, credentials in a file, an exclusive port', () => {
+    const r = loadConfig({ SIGNING_SECRET: SECRET });
+    expect(r.ok && r.config.store).toEqual({
+      kind: 'memory',
+      credentials: 'file',
+      sharePort: false,
+      redis: { url: 'redis://127.0.0.1:6379', prefix: 'ariadne:', commandTimeoutMs: 1000, clockSkewMs: 2000 },
+    });
+  });
+
+  it('STORE=redis puts credentials in Redis too unless CREDENTIALS says file', () => {
+    const env = { SIGNING_SECRET: SECRET, STORE: 'redis', REDIS_URL: 'rediss://u:p@redis.internal:6380/2', REDIS_PREFIX: 'site1:', REDIS_COMMAND_TIMEOUT_MS: '250', REDIS_CLOCK_SKEW_MS: '0', SHARE_PORT: 'true' };
+    const r = loadConfig(env);
+    expect(r.ok && r.config.store).toEqual({
+      kind: 'redis',
+      credentials: 'redis',
+      sharePort: true,
+      redis: { url: 'rediss://u:p@redis.internal:6380/2', prefix: 'site1:', commandTimeoutMs: 250, clockSkewMs: 0 },
+    });
+    const file = loadConfig({ ...env, CREDENTIALS: 'file' });
+    expect(file.ok && file.config.store.credentials).toBe('file');
+  });
+
+  it('SHARE_PORT=true without STORE=redis stops start-up naming both variables', () => {
+    const r = loadConfig({ SIGNING_SECRET: SECRET, SHARE_PORT: 'true' });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error).toContain('SHARE_PORT');
+    expect(r.error).toContain('STORE=redis');
+  });
+
+  it.each([
+    [{ STORE: 'postgres' }, 'STORE'],
+    [{ CREDENTIALS: 'disk' }, 'CREDENTIALS'],
+    [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
+    [{ REDIS_PREFIX: 'a{b}' }, 'REDIS_PREFIX'],
+    [{ REDIS_COMMAND_TIMEOUT_MS: '9' }, 'REDIS_COMMAND_TIMEOUT_MS'],
+    [{ REDIS_COMMAND_TIMEOUT_MS: '60001' }, 'REDIS_COMMAND_TIMEOUT_MS'],
+    [{ REDIS_CLOCK_SKEW_MS: '-1' }, 'REDIS_CLOCK_SKEW_MS'],
+    [{ SHARE_PORT: 'maybe' }, 'SHARE_PORT'],
+  ])('%j stops start-up naming %s', (env, name) => {
+    const r = loadConfig({ SIGNING_SECRET: SECRET, ...env });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toContain(name);
+  });
+});

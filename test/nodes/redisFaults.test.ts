@@ -11,6 +11,7 @@ import { buildSubmission, postJson } from '../helpers/client.js';
 import { type RedisServerOptions, startRedis } from '../helpers/redisServer.js';
 import { testKernel } from '../helpers/server.js';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.js';
+import { until } from '../helpers/until.js';
 
 const COMMAND_TIMEOUT_MS = 300;
 /** Longest an answer may take while Redis misbehaves: the command timeout and generous slack. */
@@ -57,14 +58,6 @@ async function timed<T>(what: Promise<T>): Promise<T> {
 
 async function ready(node: AriadneNode): Promise<boolean> {
   return (await fetch(node.at('/readyz'))).status === 200;
-}
-
-async function until(cond: () => Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 async function challenge(node: AriadneNode): Promise<Challenge> {

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RedisStore } from '../../../src/store/redis/RedisStore.js';
 import type { Lifetime } from '../../../src/store/Store.js';
 import { startRedis } from '../../helpers/redisServer.js';
+import { until } from '../../helpers/until.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -25,14 +26,6 @@ async function setup(opts: Parameters<typeof startRedis>[0] = {}) {
 }
 
 const issuedNow = (): Lifetime => ({ issuedAt: Date.now(), expiresAt: Date.now() + 60_000 });
-
-async function until(cond: () => Promise<boolean>, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 async function waitSince(store: RedisStore): Promise<Lifetime> {
   // Things issued once since() has passed are accepted.
