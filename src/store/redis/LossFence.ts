@@ -36,6 +36,7 @@ export class LossFence {
   /** True once the server answering on the current connection was checked. */
   #checked = false;
   #checking: Promise<void> | undefined;
+  #checksStarted = 0;
   /** Why the last check failed, while it did. */
   #problem: string | undefined = 'not checked yet';
 
@@ -75,6 +76,10 @@ export class LossFence {
   /** A consume found `found` in place of the fence this node knew for `shard`. */
   async moved(shard: number, found: string | null): Promise<void> {
     if (found !== null && this.#adopt(shard, found)) return;
+    // A check already running may have read the fences before they went: wait for one that
+    // starts from now on.
+    const seen = this.#checksStarted;
+    while (this.#checking !== undefined && this.#checksStarted === seen) await this.#checking.catch(() => undefined);
     await this.check();
   }
 
@@ -83,9 +88,12 @@ export class LossFence {
    * loss or another process left). Concurrent calls share one check.
    */
   check(): Promise<void> {
-    this.#checking ??= this.#runCheck().finally(() => {
-      this.#checking = undefined;
-    });
+    if (this.#checking === undefined) {
+      this.#checksStarted++;
+      this.#checking = this.#runCheck().finally(() => {
+        this.#checking = undefined;
+      });
+    }
     return this.#checking;
   }
 

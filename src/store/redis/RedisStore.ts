@@ -1,13 +1,14 @@
 import type { Redis } from 'ioredis';
 import type { RedisConfig } from '../parseStoreConfig.js';
 import { type ConsumeResult, type Lifetime, type Store, type StoreHealth, StoreUnavailableError } from '../Store.js';
+import { ConsumeBatcher } from './ConsumeBatcher.js';
 import { LossFence } from './LossFence.js';
 import { connectRedis } from './connectRedis.js';
 import { closeRedis } from './helpers/closeRedis.js';
 import { defineScripts } from './helpers/defineScripts.js';
 import { unavailable } from './helpers/unavailable.js';
 import { appendCapped } from './scripts/appendCapped.js';
-import { consumeOnce } from './scripts/consumeOnce.js';
+import { consumeEachOnce } from './scripts/consumeEachOnce.js';
 import { countInWindow } from './scripts/countInWindow.js';
 import { openFence } from './scripts/openFence.js';
 
@@ -27,7 +28,7 @@ export interface RedisStoreOptions extends RedisConfig {
  */
 export const MARKER_SHARDS = 16;
 
-const SCRIPTS = { consumeOnce, countInWindow, appendCapped, openFence };
+const SCRIPTS = { consumeEachOnce, countInWindow, appendCapped, openFence };
 
 /**
  * The Store shared by every node, in Redis (or Valkey): one Lua script per atomic operation, every
@@ -39,6 +40,7 @@ export class RedisStore implements Store {
   readonly #redis: Redis;
   readonly #scripts: ReturnType<typeof defineScripts<typeof SCRIPTS>>;
   readonly #fence: LossFence;
+  readonly #batcher: ConsumeBatcher;
   readonly #prefix: string;
   readonly #now: () => number;
   readonly #timer: NodeJS.Timeout;
@@ -57,6 +59,7 @@ export class RedisStore implements Store {
     this.#now = opts.now ?? Date.now;
     this.#scripts = defineScripts(redis, SCRIPTS);
     const fenceKeys = Array.from({ length: MARKER_SHARDS }, (_, shard) => `${this.#prefix}{m${shard}}:fence`);
+    this.#batcher = new ConsumeBatcher(this.#scripts.consumeEachOnce);
     this.#fence = new LossFence(redis, { fenceKeys, openFence: this.#scripts.openFence, clockSkewMs: opts.clockSkewMs, now: this.#now });
     redis.on('ready', () => void this.#fence.check().catch(() => undefined));
     this.#timer = setInterval(() => {
@@ -73,10 +76,9 @@ export class RedisStore implements Store {
       if (life.issuedAt < this.#fence.since()) return 'used';
       const fence = await this.#fence.known(shard);
       const ttl = Math.max(1, Math.ceil(life.expiresAt - this.#now()));
-      const r = await this.#scripts.consumeOnce([marker, `${this.#prefix}{m${shard}}:fence`], [fence, ttl, tag ?? '']).catch(unavailable);
-      if (r === 'fresh' || r === 'again' || r === 'used') return r;
-      const found = Array.isArray(r) && typeof r[1] === 'string' ? r[1] : null;
-      await this.#fence.moved(shard, found);
+      const r = await this.#batcher.consume(`${this.#prefix}{m${shard}}:fence`, fence, marker, ttl, tag ?? '').catch(unavailable);
+      if (typeof r === 'string') return r;
+      await this.#fence.moved(shard, r.fence);
     }
     throw new StoreUnavailableError('the loss fence kept moving');
   }

@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
 
-/** A Lua script and how many of its arguments are keys. */
+/** A Lua script and how many of its arguments are keys (absent: as many as each call passes). */
 export interface LuaScript {
   lua: string;
-  numberOfKeys: number;
+  numberOfKeys?: number;
   readOnly?: boolean;
 }
 
@@ -17,9 +17,14 @@ export function defineScripts<T extends Record<string, LuaScript>>(redis: Redis,
   const calls = {} as { [K in keyof T]: ScriptCall };
   for (const name of Object.keys(scripts) as (keyof T & string)[]) {
     const command = `ariadne_${name}`;
-    redis.defineCommand(command, scripts[name]!);
+    const script = scripts[name]!;
+    const { numberOfKeys, ...definition } = script;
+    redis.defineCommand(command, numberOfKeys === undefined ? definition : script);
     const run = (redis as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[command]!;
-    calls[name] = (keys, args) => run.call(redis, ...keys, ...args);
+    calls[name] =
+      numberOfKeys === undefined
+        ? (keys, args) => run.call(redis, keys.length, ...keys, ...args)
+        : (keys, args) => run.call(redis, ...keys, ...args);
   }
   return calls;
 }
