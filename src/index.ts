@@ -1,4 +1,4 @@
-/** Library entry: the server, the in-process token check, the embedded store and the kernel. */
+/** Library entry: the server, the in-process token check, the stores and the kernel. */
 export { type Config, type ConfigResult, loadConfig, defaultConfig } from './config.js';
 export { type AriadneServer, type ServerOptions, createServer } from './http/createServer.js';
 export { type RunningServer, startServer } from './http/startServer.js';
@@ -10,7 +10,10 @@ export { loadSitesFile } from './core/sites/loadSitesFile.js';
 export { DUMMY_TOKEN, TEST_SECRETS, TEST_SITE_KEYS } from './core/sites/testKeys.js';
 export type { SigningKey } from './core/token/keys.js';
 export { type MemoryStoreOptions, MemoryStore } from './store/MemoryStore.js';
-export type { ConsumeResult, Store } from './store/Store.js';
+export { type RedisStoreOptions, RedisStore } from './store/redis/RedisStore.js';
+export { RedisCredentialStore } from './store/credentials/RedisCredentialStore.js';
+export { type OpenedStores, openStore } from './store/openStore.js';
+export { type ConsumeResult, type Lifetime, type Store, type StoreHealth, StoreUnavailableError } from './store/Store.js';
 export { ErrorStatus, type ErrorCode, type Failure } from './core/errors.js';
 export type { Challenge } from './core/challenge/issueChallenge.js';
 export { loadKernel } from './kernel/index.js';
