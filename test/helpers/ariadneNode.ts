@@ -1,6 +1,8 @@
 /** A real Ariadne process (`node dist/cli.js`, built by `npm test`'s pretest) on a loopback port. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import type { RawEvent } from '../../src/kernel/types.js';
+import { postJson, traceSpanMs } from './client.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -48,4 +50,20 @@ export async function startNode(env: Record<string, string>): Promise<AriadneNod
       return exited;
     },
   };
+}
+
+/**
+ * Resolves once the time the trace of a /verify `body` spans has passed since `ch` was issued:
+ * the server refuses a trace longer than that, and a real process's clock cannot be moved.
+ */
+export async function traceTimePassed(ch: { created_at: number }, body: Record<string, unknown>): Promise<void> {
+  const span = Array.isArray(body.events) ? traceSpanMs(body.events as RawEvent[]) : 0;
+  const wait = ch.created_at + span - Date.now();
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+}
+
+/** POSTs a /verify body for `ch` to `node` once its trace's time has passed. */
+export async function postVerifyAfterTrace(node: AriadneNode, ch: { created_at: number }, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  await traceTimePassed(ch, body);
+  return postJson(node.at('/verify'), body, headers);
 }

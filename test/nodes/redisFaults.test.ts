@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
-import { type AriadneNode, startNode } from '../helpers/ariadneNode.js';
+import { type AriadneNode, postVerifyAfterTrace, startNode, traceTimePassed } from '../helpers/ariadneNode.js';
 import { buildSubmission, postJson } from '../helpers/client.js';
 import { type RedisServerOptions, startRedis } from '../helpers/redisServer.js';
 import { testKernel } from '../helpers/server.js';
@@ -85,7 +85,9 @@ describe('Redis faults under two nodes', () => {
         const issuedAt = Date.now();
         const ch = await timed(challenge(issuer)); // issuing needs no store
         const sessionId = randomUUID();
-        const v = await timed(postJson(verifier.at('/verify'), buildSubmission(kernel, ch, { sessionId })));
+        const body = buildSubmission(kernel, ch, { sessionId });
+        await traceTimePassed(ch, body);
+        const v = await timed(postJson(verifier.at('/verify'), body));
         if (isUnavailable(v)) {
           answers.unavailable++;
           continue;
@@ -133,7 +135,7 @@ describe('Redis faults under two nodes', () => {
     const kernel = await testKernel();
     const ch = await challenge(a);
     const body = buildSubmission(kernel, ch, { sessionId: 'sess' });
-    const minted = await postJson(b.at('/verify'), body);
+    const minted = await postVerifyAfterTrace(b, ch, body);
     expect(minted.body.success).toBe(true);
     expect((await postJson(a.at('/siteverify'), { token: minted.body.token, session_id: 'sess' })).body.success).toBe(true);
     await redis.stop('SIGKILL');
@@ -143,14 +145,15 @@ describe('Redis faults under two nodes', () => {
     expect((await postJson(b.at('/siteverify'), { token: minted.body.token, session_id: 'sess' })).body).toMatchObject({ success: false, error: 'token_already_used' });
     expect((await postJson(a.at('/verify'), body)).body).toMatchObject({ success: false, error_code: 'challenge_not_found' });
     // New work goes through.
-    const fresh = await postJson(a.at('/verify'), buildSubmission(kernel, await challenge(b), { sessionId: 'new' }));
+    const next = await challenge(b);
+    const fresh = await postVerifyAfterTrace(a, next, buildSubmission(kernel, next, { sessionId: 'new' }));
     expect(fresh.body.success).toBe(true);
   });
 
   it('FLUSHALL between two redemptions: a token used before stays used', async () => {
     const { redis, a, b } = await setup();
     const ch = await challenge(a);
-    const minted = await postJson(a.at('/verify'), buildSubmission(await testKernel(), ch, { sessionId: 'sess' }));
+    const minted = await postVerifyAfterTrace(a, ch, buildSubmission(await testKernel(), ch, { sessionId: 'sess' }));
     expect((await postJson(a.at('/siteverify'), { token: minted.body.token, session_id: 'sess' })).body.success).toBe(true);
     await redis.command('FLUSHALL');
     expect((await postJson(b.at('/siteverify'), { token: minted.body.token, session_id: 'sess' })).body).toMatchObject({ success: false, error: 'token_already_used' });
@@ -159,20 +162,29 @@ describe('Redis faults under two nodes', () => {
   it('slow (a command outlives the timeout) and out of memory: 503 store_unavailable in bounded time, then recovery', async () => {
     const { redis, a } = await setup();
     const kernel = await testKernel();
+    // Three valid submissions, ready to send (their traces' time passed).
+    const bodies = await Promise.all(
+      [0, 1, 2].map(async () => {
+        const ch = await challenge(a);
+        const body = buildSubmission(kernel, ch);
+        await traceTimePassed(ch, body);
+        return body;
+      }),
+    );
     const sleeping = redis.command('DEBUG', 'SLEEP', 1.5);
     await new Promise((r) => setTimeout(r, 100));
     const started = Date.now();
-    const slow = await timed(postJson(a.at('/verify'), buildSubmission(kernel, await challenge(a))));
+    const slow = await timed(postJson(a.at('/verify'), bodies[0]));
     expect(isUnavailable(slow)).toBe(true);
     expect(Date.now() - started).toBeLessThan(ANSWER_WITHIN_MS);
     await sleeping;
 
     await redis.command('CONFIG', 'SET', 'maxmemory', '1');
-    const oom = await timed(postJson(a.at('/verify'), buildSubmission(kernel, await challenge(a))));
+    const oom = await timed(postJson(a.at('/verify'), bodies[1]));
     expect(isUnavailable(oom)).toBe(true);
     await redis.command('CONFIG', 'SET', 'maxmemory', '0');
     await until(() => ready(a));
-    expect((await postJson(a.at('/verify'), buildSubmission(kernel, await challenge(a)))).body.success).toBe(true);
+    expect((await postJson(a.at('/verify'), bodies[2])).body.success).toBe(true);
   });
 
   it('refuses markers while Redis may evict them (maxmemory with an eviction policy)', async () => {
@@ -181,7 +193,8 @@ describe('Redis faults under two nodes', () => {
     await redis.command('CONFIG', 'SET', 'maxmemory-policy', 'volatile-lru');
     await until(async () => !(await ready(a)));
     expect(await (await fetch(a.at('/readyz'))).json()).toMatchObject({ error_code: 'store_unavailable', detail: expect.stringContaining('noeviction') });
-    expect(isUnavailable(await postJson(a.at('/verify'), buildSubmission(await testKernel(), await challenge(a))))).toBe(true);
+    const ch = await challenge(a);
+    expect(isUnavailable(await postVerifyAfterTrace(a, ch, buildSubmission(await testKernel(), ch)))).toBe(true);
     await redis.command('CONFIG', 'SET', 'maxmemory-policy', 'noeviction');
     await until(() => ready(a));
   });
@@ -199,6 +212,6 @@ describe('Redis faults under two nodes', () => {
     const ch = r.body;
     expect(ch.webauthn_request_options.allowCredentials).toEqual([expect.objectContaining({ id: auth.id })]);
     const body = { ...buildSubmission(await testKernel(), ch, { sessionId: 'x' }), stable_id: 'carol', webauthn: auth.assert(ch.webauthn_request_options.challenge) };
-    expect((await postJson(b.at('/verify'), body, { origin: ORIGIN })).body).toEqual({ success: true, token: expect.any(String) });
+    expect((await postVerifyAfterTrace(b, ch, body, { origin: ORIGIN })).body).toEqual({ success: true, token: expect.any(String) });
   });
 });

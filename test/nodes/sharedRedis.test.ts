@@ -5,7 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
-import { type AriadneNode, startNode } from '../helpers/ariadneNode.js';
+import { type AriadneNode, postVerifyAfterTrace, startNode, traceTimePassed } from '../helpers/ariadneNode.js';
 import { buildSubmission, postJson } from '../helpers/client.js';
 import { challengesWithHumanTrace, hasHumans } from '../helpers/humanTraces.js';
 import { type TestRedis, startRedis } from '../helpers/redisServer.js';
@@ -45,7 +45,9 @@ async function challenge(node: AriadneNode, extra: Record<string, unknown> = {})
 /** A /verify body that passes every check for a fresh challenge of `node`. */
 async function submission(node: AriadneNode, sessionId = randomUUID()) {
   const ch = await challenge(node);
-  return { ch, body: buildSubmission(await testKernel(), ch, { sessionId }), sessionId };
+  const body = buildSubmission(await testKernel(), ch, { sessionId });
+  await traceTimePassed(ch, body);
+  return { ch, body, sessionId };
 }
 
 async function token(node: AriadneNode): Promise<{ token: string; sessionId: string }> {
@@ -112,7 +114,7 @@ describe('two nodes, one Redis', () => {
       const ch = await challenge(node, { stable_id: 'alice', client_capabilities: { webauthn_available: true } });
       expect(ch.webauthn_request_options?.allowCredentials).toEqual([expect.objectContaining({ id: auth.id })]);
       const body = { ...buildSubmission(await testKernel(), ch, { sessionId: randomUUID() }), stable_id: 'alice' };
-      return postJson(node.at('/verify'), { ...body, webauthn: auth.assert(ch.webauthn_request_options!.challenge) }, { origin: ORIGIN });
+      return postVerifyAfterTrace(node, ch, { ...body, webauthn: auth.assert(ch.webauthn_request_options!.challenge) }, { origin: ORIGIN });
     };
     expect((await verifyOn(b)).body).toEqual({ success: true, token: expect.any(String) }); // counter 1, on B
     expect((await verifyOn(a)).body).toEqual({ success: true, token: expect.any(String) }); // counter 2, on A
@@ -151,9 +153,9 @@ describe('duplicate traces', () => {
     const [a, b] = await pair({ SCORING_MODE: 'enforce' });
     const { chs: [first, second], events } = await challengesWithHumanTrace(() => challenge(a), 2, 30);
     const kernel = await testKernel();
-    const onA = await postJson(a.at('/verify'), buildSubmission(kernel, first!, { sessionId: 's1', events: events[0]! }));
+    const onA = await postVerifyAfterTrace(a, first!, buildSubmission(kernel, first!, { sessionId: 's1', events: events[0]! }));
     expect(onA.body).toEqual({ success: true, token: expect.any(String) });
-    const onB = await postJson(b.at('/verify'), buildSubmission(kernel, second!, { sessionId: 's2', events: events[1]! }));
+    const onB = await postVerifyAfterTrace(b, second!, buildSubmission(kernel, second!, { sessionId: 's2', events: events[1]! }));
     expect(onB.body).toMatchObject({ success: false, error_code: 'duplicate_trace' });
   });
 });
