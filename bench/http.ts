@@ -384,7 +384,7 @@ function siteverifyBodies(n: number, now: number, secret: string): string[] {
     JSON.stringify({
       token: issueSessionToken(ring, {
         // Well formed and dated now: redemption reads the challenge's creation time from its id.
-        challengeId: mintChallengeId(ID_KEY, SITE_KEY, now).id,
+        challengeId: mintChallengeId(ID_KEY, { siteKey: SITE_KEY, policy: '', createdAt: now, powDifficulty: 0 }).id,
         sessionId: `bench-session-${i}`,
         siteKey: SITE_KEY,
         score: 1,
