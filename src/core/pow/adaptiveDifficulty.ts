@@ -15,7 +15,9 @@ const counterKey = (binding: string, window: number) => `pow:${binding}:${window
  * Load is challenges plus FAILURE_WEIGHT per failed /verify, over a sliding minute (this
  * window's count plus the previous window's, weighted by how much of it still overlaps), so it
  * decays back to the floor within two quiet minutes. Counters only shape cost: a store that
- * forgets one (full, or restarted) just lets that client start low again.
+ * forgets one (full, or restarted) just lets that client start low again. A store that cannot
+ * answer cannot measure the load: the challenge is issued (issuing writes nothing) at
+ * `maxDifficulty`, so an outage is no time to stock up cheap challenges.
  */
 export async function powDifficultyFor(store: Store, binding: string, pow: SitePolicy['pow'], now: number): Promise<number> {
   if (pow.maxDifficulty <= pow.difficulty) return pow.difficulty;
@@ -25,10 +27,15 @@ export async function powDifficultyFor(store: Store, binding: string, pow: SiteP
   // count lives through the next window too, where it is read as the previous one.
   const pending = store.increment(counterKey(binding, window), 2 * POW_WINDOW_MS - elapsed);
   pending.catch(ignore); // awaited below; this only keeps it handled if the read throws first
-  const previous = await store.increment(counterKey(binding, window - 1), POW_WINDOW_MS, 0);
-  const current = await pending;
-  const load = current + previous * (1 - elapsed / POW_WINDOW_MS);
-  return Math.min(pow.maxDifficulty, pow.difficulty + extraBits(load, pow.freePerMinute));
+  try {
+    const previous = await store.increment(counterKey(binding, window - 1), POW_WINDOW_MS, 0);
+    const current = await pending;
+    const load = current + previous * (1 - elapsed / POW_WINDOW_MS);
+    return Math.min(pow.maxDifficulty, pow.difficulty + extraBits(load, pow.freePerMinute));
+  } catch (e) {
+    if (e instanceof StoreUnavailableError) return pow.maxDifficulty;
+    throw e;
+  }
 }
 
 /**

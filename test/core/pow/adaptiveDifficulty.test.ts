@@ -65,7 +65,7 @@ describe('powDifficultyFor', () => {
 });
 
 describe('a store that cannot answer', () => {
-  it('fails the issue (the caller answers store_unavailable) and leaves no unhandled rejection', async () => {
+  it('issues at the most difficult (the load cannot be measured), and leaves no unhandled rejection', async () => {
     const { StoreUnavailableError } = await import('../../../src/store/Store.js');
     const down = new MemoryStore({ maxMarkers: 1, maxCounters: 1 });
     down.increment = async () => {
@@ -75,12 +75,20 @@ describe('a store that cannot answer', () => {
     const onUnhandled = (e: unknown) => unhandled.push(e);
     process.on('unhandledRejection', onUnhandled);
     try {
-      await expect(powDifficultyFor(down, 'a', POW, T0)).rejects.toThrow(StoreUnavailableError);
+      expect(await powDifficultyFor(down, 'a', POW, T0)).toBe(POW.maxDifficulty);
       await notePowFailure(down, 'a', POW, T0); // a lost failure count does not fail /verify
       await new Promise((r) => setTimeout(r, 20));
     } finally {
       process.off('unhandledRejection', onUnhandled);
     }
     expect(unhandled).toEqual([]);
+  });
+
+  it('lets any other failure through', async () => {
+    const broken = new MemoryStore({ maxMarkers: 1, maxCounters: 1 });
+    broken.increment = async () => {
+      throw new TypeError('a bug');
+    };
+    await expect(powDifficultyFor(broken, 'a', POW, T0)).rejects.toThrow(TypeError);
   });
 });
