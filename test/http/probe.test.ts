@@ -126,11 +126,21 @@ describe('/probe/arm rules', () => {
     expect(r.body).toMatchObject({ success: true });
   });
 
-  it('probe_not_reached when the trace is not a strict path (a jump)', async () => {
-    const ch = await challenge();
-    const cells = toTrigger(ch);
-    const r = await arm(ch, { cells: [cells[0]!, cells[cells.length - 1]!] });
-    expect(r.body.error_code).toBe('probe_not_reached');
+  it('probe_not_reached when the trace is not a strict path (a jump through a wall)', async () => {
+    // A challenge whose path to the trigger has a jump that the segment walk cannot fill: the
+    // straight segment from the start cell's centre to a later cell's centre meets a wall.
+    for (let tries = 0; tries < 20; tries++) {
+      const ch = await challenge();
+      const cells = toTrigger(ch);
+      const maze = { seed: ch.maze_seed, width: ch.maze_width, height: ch.maze_height, difficulty: ch.maze_difficulty };
+      const centre = (c: Cell) => ({ mx: (c.x + 0.5) / ch.maze_width, my: (c.y + 0.5) / ch.maze_height });
+      const blocked = cells.findIndex((c, i) => i > 1 && server.kernel.walkSegment(maze, centre(cells[0]!), centre(c)) === null);
+      if (blocked === -1) continue;
+      const r = await arm(ch, { cells: [cells[0]!, ...cells.slice(blocked)] });
+      expect(r.body.error_code).toBe('probe_not_reached');
+      return;
+    }
+    throw new Error('no challenge in 20 had a jump through a wall on the way to its trigger');
   });
 
   it('probe_not_found for an unknown probe id, or a challenge without probes', async () => {
