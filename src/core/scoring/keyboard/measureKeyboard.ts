@@ -1,5 +1,5 @@
 import type { Keystroke } from './readKeystrokes.js';
-import { median, rankContrast, variation } from './helpers/sampleStats.js';
+import { dispersion, median, rankContrast } from './helpers/sampleStats.js';
 
 /**
  * Keyboard features, computed in TypeScript from the keystrokes (keyboard traces are small).
@@ -12,14 +12,14 @@ export const KEYBOARD_FEATURE_NAMES = [
   'keyboard_keyup_fraction',
   /** Median keydown-to-keyup time of a press. */
   'keyboard_hold_median',
-  /** Variation of the holds of presses released within a second (taps, not held runs). */
-  'keyboard_hold_cv',
+  /** Spread of the holds of presses released within a second (taps, not held runs). */
+  'keyboard_hold_spread',
   /** P(gap before a decision keystroke > gap before a straight-run one): 0.5 for gaps blind to the maze. */
   'keyboard_decision_contrast',
   /** Median gap before decision keystrokes over median gap before straight-run ones. */
   'keyboard_decision_ratio',
-  /** Variation of the gaps within straight runs (the tapping rhythm). */
-  'keyboard_straight_cv',
+  /** Spread of the gaps within straight runs (the tapping rhythm). */
+  'keyboard_straight_spread',
   /** P(gap leaving a junction > gap leaving a bend): a choice costs more than a forced turn (Hick-Hyman). */
   'keyboard_choice_contrast',
   /** Presses made while another key was still down (rollover). */
@@ -64,12 +64,19 @@ export function measureKeyboard(strokes: readonly Keystroke[]): Float64Array {
   const values = [
     released.length === 0 ? NaN : released.filter((p) => Number.isFinite(p.hold)).length / released.length,
     median(holds) / 1000,
-    variation(taps, MIN_SAMPLES + 1),
+    dispersion(taps, MIN_SAMPLES + 1),
     rankContrast(decision, straight, MIN_SAMPLES),
-    decision.length < MIN_SAMPLES || straight.length < MIN_SAMPLES ? NaN : median(decision) / median(straight),
-    variation(straight, MIN_SAMPLES + 1),
+    ratio(decision, straight),
+    dispersion(straight, MIN_SAMPLES + 1),
     rankContrast(choice, bend, MIN_SAMPLES),
     presses.length === 0 ? NaN : presses.filter((p) => p.overlapped).length / presses.length,
   ];
   return Float64Array.from(values);
+}
+
+/** Median of `as` over median of `bs`; NaN under MIN_SAMPLES on a side or for a median at or below 0. */
+function ratio(as: readonly number[], bs: readonly number[]): number {
+  if (as.length < MIN_SAMPLES || bs.length < MIN_SAMPLES) return NaN;
+  const below = median(bs);
+  return below > 0 ? median(as) / below : NaN;
 }

@@ -65,10 +65,10 @@ export const REASON_OF_FEATURE: Readonly<Record<ScoredFeature, ReasonCode>> = {
   backward_timestamps: 'timestamps_invalid',
   keyboard_keyup_fraction: 'keyboard_keyups_missing',
   keyboard_hold_median: 'keyboard_holds_implausible',
-  keyboard_hold_cv: 'keyboard_holds_implausible',
+  keyboard_hold_spread: 'keyboard_holds_implausible',
   keyboard_decision_contrast: 'keyboard_rhythm_scripted',
   keyboard_decision_ratio: 'keyboard_rhythm_scripted',
-  keyboard_straight_cv: 'keyboard_rhythm_scripted',
+  keyboard_straight_spread: 'keyboard_rhythm_scripted',
   keyboard_choice_contrast: 'keyboard_rhythm_scripted',
   keyboard_overlap_fraction: 'keyboard_no_rollover',
 };

@@ -7,12 +7,19 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-/** Standard deviation over mean; NaN under `min` samples. */
-export function variation(xs: readonly number[], min: number): number {
+/**
+ * Quartile coefficient of dispersion, (Q3 - Q1) / (Q3 + Q1): a spread that one long pause or
+ * one key kept down does not swamp; NaN under `min` samples.
+ */
+export function dispersion(xs: readonly number[], min: number): number {
   if (xs.length < min) return NaN;
-  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1));
-  return mean > 0 ? sd / mean : NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (p: number) => {
+    const i = (s.length - 1) * p, lo = Math.floor(i);
+    return s[lo]! + (s[Math.min(lo + 1, s.length - 1)]! - s[lo]!) * (i - lo);
+  };
+  const q1 = at(0.25), q3 = at(0.75);
+  return q1 + q3 > 0 ? (q3 - q1) / (q3 + q1) : NaN;
 }
 
 /**

@@ -1,0 +1,130 @@
+// `npm run calibrate:keyboard [-- --fit]`: the keyboard model against keyboard scripts and a
+// MODEL of people (humanKeyboard.ts; there is no human keyboard data). Fits (with --fit) the
+// keyboard part of the v2 table, then reports acceptance on held-out solves with Wilson 95%
+// CIs, and each script family's acceptance when it was left out of fitting.
+import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defaultTable, type InputTable, type ScoringTable } from '../../../src/core/scoring/ScoringTable.js';
+import { TraceFingerprints } from '../../../src/core/scoring/TraceFingerprints.js';
+import { measureKeyboard } from '../../../src/core/scoring/keyboard/measureKeyboard.js';
+import { readKeystrokes } from '../../../src/core/scoring/keyboard/readKeystrokes.js';
+import { scoreSubmission } from '../../../src/core/scoring/scoreSubmission.js';
+import { MemoryStore } from '../../../src/store/MemoryStore.js';
+import { CELL } from '../mazePath.js';
+import { openKernel } from '../samples.js';
+import { type Rate, pct, wilson } from '../stats.js';
+import { INDEPENDENT_GAP_FAMILIES, KEYBOARD_BOT_FAMILIES, type KeyboardBotFamily } from './keyboardBots.js';
+import { type KeyboardLabelled, fitKeyboardModel } from './fitKeyboardModel.js';
+import { type KeyboardSample, type MazeSpread, keyboardSamples } from './keyboardSamples.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '../../..');
+const tableFile = path.resolve(repoRoot, 'src/core/scoring/tables/v2.json');
+const resultsFile = path.resolve(here, '../results/keyboard.json');
+const fit = process.argv.includes('--fit');
+const SIZES = { fitHumans: 600, fitBots: 100, humans: 600, bots: 200 };
+
+const kernel = await openKernel(new URL('../../../build/kernel.wasm', import.meta.url));
+const store = () => new MemoryStore({ maxMarkers: 100_000, maxCounters: 10 });
+
+function labelled(samples: readonly KeyboardSample[]): KeyboardLabelled[] {
+  const perFamily = new Map<string, number>();
+  for (const s of samples) if (s.kind !== 'human') perFamily.set(s.kind, (perFamily.get(s.kind) ?? 0) + 1);
+  const humans = samples.filter((s) => s.kind === 'human').length;
+  return samples.map((s) => ({
+    values: measureKeyboard(readKeystrokes(kernel.generateMaze(s.maze), s.events)),
+    human: s.kind === 'human',
+    weight: s.kind === 'human' ? 1 / humans : 1 / (perFamily.get(s.kind)! * perFamily.size),
+  }));
+}
+
+const fitSet = (seed: number, spread: MazeSpread) => [
+  ...keyboardSamples(kernel, 'human', SIZES.fitHumans, seed, spread),
+  ...KEYBOARD_BOT_FAMILIES.flatMap((f, i) => keyboardSamples(kernel, f, SIZES.fitBots, seed + 100 + i, spread)),
+];
+const calibrationSamples = [...fitSet(1_000, 'varied'), ...fitSet(2_000, 'default')];
+const calibration = labelled(calibrationSamples);
+const calibrationKinds = calibrationSamples.map((s) => s.kind);
+
+let table: ScoringTable = defaultTable;
+if (fit) {
+  table = withKeyboard(fitKeyboardModel(calibration));
+  const file = JSON.parse(readFileSync(tableFile, 'utf8')) as ScoringTable;
+  writeFileSync(tableFile, `${JSON.stringify({ ...file, types: { ...file.types, keyboard: table.types.keyboard } }, null, 2)}\n`);
+  console.log(`keyboard model written to ${path.relative(repoRoot, tableFile)}`);
+}
+const threshold = table.threshold;
+
+function withKeyboard(keyboard: InputTable): ScoringTable {
+  return { ...defaultTable, types: { ...defaultTable.types, keyboard } };
+}
+
+/** Scorer alone (fresh duplicate memory each) and end to end (replay, then the score with one memory per group). */
+async function rates(t: ScoringTable, samples: readonly KeyboardSample[]): Promise<{ scorer: Rate; endToEnd: Rate; replay: Rate }> {
+  const shared = new TraceFingerprints(store());
+  let scorer = 0, endToEnd = 0, replays = 0;
+  for (const s of samples) {
+    const packed = kernel.packEvents(s.events);
+    const input = { maze: s.maze, cellSize: CELL, events: packed, rawEvents: s.events, threshold };
+    const alone = await scoreSubmission({ kernel, table: t, fingerprints: new TraceFingerprints(store()) }, input);
+    if (alone.score >= threshold) scorer++;
+    if (!kernel.replay(s.maze, packed, CELL, { kind: 'verify' }).valid) continue;
+    replays++;
+    const served = await scoreSubmission({ kernel, table: t, fingerprints: shared }, input);
+    if (served.score >= threshold) endToEnd++;
+  }
+  return { scorer: wilson(scorer, samples.length), endToEnd: wilson(endToEnd, samples.length), replay: wilson(replays, samples.length) };
+}
+
+const report: Record<string, unknown> = { threshold, sizes: SIZES, heldOut: {}, leaveOneFamilyOut: {} };
+const row = (name: string, n: number, cells: string[]) => console.log(`  ${name.padEnd(34)}${String(n).padStart(6)}  ${cells.map((c) => c.padEnd(26)).join('')}`);
+for (const spread of ['default', 'varied'] as const) {
+  console.log(`\nheld-out keyboard solves, ${spread === 'default' ? 'the default maze (8x8, difficulty 0.3)' : 'varied mazes (5-12 a side, difficulty 0.1-0.9)'}, threshold ${threshold} (Wilson 95% CI):`);
+  row('', 0, ['replay passes', 'scorer accepts', 'end to end accepts']);
+  const groups: [string, KeyboardSample[]][] = [
+    ['human MODEL (not human data)', keyboardSamples(kernel, 'human', SIZES.humans, 9_000, spread)],
+    ...KEYBOARD_BOT_FAMILIES.map((f, i): [string, KeyboardSample[]] => [f, keyboardSamples(kernel, f, SIZES.bots, 9_100 + i, spread)]),
+  ];
+  const results: Record<string, unknown> = {};
+  for (const [name, samples] of groups) {
+    const r = await rates(table, samples);
+    results[name] = r;
+    row(name, samples.length, [pct(r.replay), pct(r.scorer), pct(r.endToEnd)]);
+    if (name !== groups[0]![0]) {
+      const byHold = Object.fromEntries(
+        ['none', 'fixed', 'random'].map((h) => [h, samples.filter((s) => s.holdStyle === h)] as const),
+      );
+      for (const [h, xs] of Object.entries(byHold)) {
+        const rh = await rates(table, xs);
+        results[`${name}, keyups ${h}`] = rh;
+        row(`  keyups ${h}`, xs.length, ['', pct(rh.scorer), '']);
+      }
+    }
+  }
+  (report.heldOut as Record<string, unknown>)[spread] = results;
+}
+
+console.log(`\nleave one family out (refit without the family, scorer alone, varied mazes, threshold ${threshold}):`);
+row('', 0, ['left-out family accepts', 'human MODEL accepts']);
+const heldHumans = keyboardSamples(kernel, 'human', SIZES.humans, 9_000, 'varied');
+for (const [i, family] of KEYBOARD_BOT_FAMILIES.entries()) {
+  const keep = calibration.filter((_, j) => calibrationKinds[j] !== family);
+  const refit = withKeyboard(fitKeyboardModel(reweighted(keep, calibrationKinds.filter((k) => k !== family))));
+  const left = await rates(refit, keyboardSamples(kernel, family, SIZES.bots, 9_100 + i, 'varied'));
+  const people = await rates(refit, heldHumans);
+  (report.leaveOneFamilyOut as Record<string, unknown>)[family] = { family: left.scorer, humans: people.scorer };
+  row(`${family}${INDEPENDENT_GAP_FAMILIES.includes(family) ? '' : ' (knows the maze)'}`, SIZES.bots, [pct(left.scorer), pct(people.scorer)]);
+}
+
+/** Class weights again after dropping a family: humans sum to 1, each remaining family to 1 / families. */
+function reweighted(data: readonly KeyboardLabelled[], kinds: readonly (KeyboardBotFamily | 'human')[]): KeyboardLabelled[] {
+  const count = new Map<string, number>();
+  for (const k of kinds) count.set(k, (count.get(k) ?? 0) + 1);
+  const families = [...count.keys()].filter((k) => k !== 'human').length;
+  return data.map((d, i) => ({ ...d, weight: d.human ? 1 / count.get('human')! : 1 / (count.get(kinds[i]!)! * families) }));
+}
+
+mkdirSync(path.dirname(resultsFile), { recursive: true });
+writeFileSync(resultsFile, `${JSON.stringify(report, null, 2)}\n`);
+console.log(`\nwrote ${path.relative(repoRoot, resultsFile)}`);
