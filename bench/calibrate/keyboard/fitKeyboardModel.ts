@@ -8,14 +8,14 @@ export const KEYBOARD_MODEL: readonly [KeyboardFeatureName, ScoringTerm['transfo
   ['keyboard_hold_median', 'log'],
   ['keyboard_hold_spread', 'log'],
   ['keyboard_decision_contrast', 'identity'],
-  ['keyboard_decision_ratio', 'log'],
-  ['keyboard_straight_spread', 'log'],
+  ['keyboard_load_correlation', 'identity'],
+  ['keyboard_gap_spread', 'log'],
   ['keyboard_choice_contrast', 'identity'],
   ['keyboard_overlap_fraction', 'identity'],
 ];
 
 /** Smallest scale of a term: a feature nearly constant among people must not turn a small difference into -4. */
-const MIN_SCALE = 0.1;
+const MIN_SCALE = 0.2;
 /** A feature the solve gives too little to measure counts as this many scales to the script side. */
 const MISSING_PULL = 1;
 

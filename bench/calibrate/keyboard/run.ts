@@ -14,7 +14,7 @@ import { MemoryStore } from '../../../src/store/MemoryStore.js';
 import { CELL } from '../mazePath.js';
 import { openKernel } from '../samples.js';
 import { type Rate, pct, wilson } from '../stats.js';
-import { INDEPENDENT_GAP_FAMILIES, KEYBOARD_BOT_FAMILIES, type KeyboardBotFamily } from './keyboardBots.js';
+import { HOLD_STYLES, INDEPENDENT_GAP_FAMILIES, KEYBOARD_BOT_FAMILIES, type KeyboardBotFamily } from './keyboardBots.js';
 import { type KeyboardLabelled, fitKeyboardModel } from './fitKeyboardModel.js';
 import { type KeyboardSample, type MazeSpread, keyboardSamples } from './keyboardSamples.js';
 
@@ -23,10 +23,11 @@ const repoRoot = path.resolve(here, '../../..');
 const tableFile = path.resolve(repoRoot, 'src/core/scoring/tables/v2.json');
 const resultsFile = path.resolve(here, '../results/keyboard.json');
 const fit = process.argv.includes('--fit');
-const SIZES = { fitHumans: 600, fitBots: 100, humans: 600, bots: 200 };
+const SIZES = { fitHumans: 1500, fitBots: 300, humans: 2000, bots: 600 };
 
 const kernel = await openKernel(new URL('../../../build/kernel.wasm', import.meta.url));
-const store = () => new MemoryStore({ maxMarkers: 100_000, maxCounters: 10 });
+/** A duplicate memory of one trace (small: a large one takes milliseconds to set up). */
+const fresh = () => new MemoryStore({ maxMarkers: 10, maxCounters: 10, maxLists: 16 });
 
 function labelled(samples: readonly KeyboardSample[]): KeyboardLabelled[] {
   const perFamily = new Map<string, number>();
@@ -60,22 +61,30 @@ function withKeyboard(keyboard: InputTable): ScoringTable {
   return { ...defaultTable, types: { ...defaultTable.types, keyboard } };
 }
 
-/** Scorer alone (fresh duplicate memory each) and end to end (replay, then the score with one memory per group). */
-async function rates(t: ScoringTable, samples: readonly KeyboardSample[]): Promise<{ scorer: Rate; endToEnd: Rate; replay: Rate }> {
-  const shared = new TraceFingerprints(store());
-  let scorer = 0, endToEnd = 0, replays = 0;
-  for (const s of samples) {
-    const packed = kernel.packEvents(s.events);
-    const input = { maze: s.maze, cellSize: CELL, events: packed, rawEvents: s.events, threshold };
-    const alone = await scoreSubmission({ kernel, table: t, fingerprints: new TraceFingerprints(store()) }, input);
-    if (alone.score >= threshold) scorer++;
-    if (!kernel.replay(s.maze, packed, CELL, { kind: 'verify' }).valid) continue;
-    replays++;
-    const served = await scoreSubmission({ kernel, table: t, fingerprints: shared }, input);
-    if (served.score >= threshold) endToEnd++;
-  }
-  return { scorer: wilson(scorer, samples.length), endToEnd: wilson(endToEnd, samples.length), replay: wilson(replays, samples.length) };
+interface Outcome {
+  sample: KeyboardSample;
+  replays: boolean;
+  /** The scorer alone, with a duplicate memory of its own. */
+  scorer: boolean;
+  /** As /verify: replay, then the score with one duplicate memory per group. */
+  endToEnd: boolean;
 }
+
+async function outcomes(t: ScoringTable, samples: readonly KeyboardSample[]): Promise<Outcome[]> {
+  const shared = new TraceFingerprints(new MemoryStore({ maxMarkers: 10, maxCounters: 10 }));
+  const out: Outcome[] = [];
+  for (const sample of samples) {
+    const packed = kernel.packEvents(sample.events);
+    const input = { maze: sample.maze, cellSize: CELL, events: packed, rawEvents: sample.events, threshold };
+    const alone = await scoreSubmission({ kernel, table: t, fingerprints: new TraceFingerprints(fresh()) }, input);
+    const replays = kernel.replay(sample.maze, packed, CELL, { kind: 'verify' }).valid;
+    const served = replays ? await scoreSubmission({ kernel, table: t, fingerprints: shared }, input) : undefined;
+    out.push({ sample, replays, scorer: alone.score >= threshold, endToEnd: served !== undefined && served.score >= threshold });
+  }
+  return out;
+}
+
+const rate = (xs: readonly Outcome[], key: 'replays' | 'scorer' | 'endToEnd'): Rate => wilson(xs.filter((x) => x[key]).length, xs.length);
 
 const report: Record<string, unknown> = { threshold, sizes: SIZES, heldOut: {}, leaveOneFamilyOut: {} };
 const row = (name: string, n: number, cells: string[]) => console.log(`  ${name.padEnd(34)}${String(n).padStart(6)}  ${cells.map((c) => c.padEnd(26)).join('')}`);
@@ -88,18 +97,15 @@ for (const spread of ['default', 'varied'] as const) {
   ];
   const results: Record<string, unknown> = {};
   for (const [name, samples] of groups) {
-    const r = await rates(table, samples);
+    const got = await outcomes(table, samples);
+    const r = { replay: rate(got, 'replays'), scorer: rate(got, 'scorer'), endToEnd: rate(got, 'endToEnd') };
     results[name] = r;
     row(name, samples.length, [pct(r.replay), pct(r.scorer), pct(r.endToEnd)]);
-    if (name !== groups[0]![0]) {
-      const byHold = Object.fromEntries(
-        ['none', 'fixed', 'random'].map((h) => [h, samples.filter((s) => s.holdStyle === h)] as const),
-      );
-      for (const [h, xs] of Object.entries(byHold)) {
-        const rh = await rates(table, xs);
-        results[`${name}, keyups ${h}`] = rh;
-        row(`  keyups ${h}`, xs.length, ['', pct(rh.scorer), '']);
-      }
+    if (name === groups[0]![0]) continue;
+    for (const h of HOLD_STYLES) {
+      const some = got.filter((o) => o.sample.holdStyle === h);
+      results[`${name}, keyups ${h}`] = { scorer: rate(some, 'scorer') };
+      row(`  keyups ${h}`, some.length, ['', pct(rate(some, 'scorer')), '']);
     }
   }
   (report.heldOut as Record<string, unknown>)[spread] = results;
@@ -111,10 +117,10 @@ const heldHumans = keyboardSamples(kernel, 'human', SIZES.humans, 9_000, 'varied
 for (const [i, family] of KEYBOARD_BOT_FAMILIES.entries()) {
   const keep = calibration.filter((_, j) => calibrationKinds[j] !== family);
   const refit = withKeyboard(fitKeyboardModel(reweighted(keep, calibrationKinds.filter((k) => k !== family))));
-  const left = await rates(refit, keyboardSamples(kernel, family, SIZES.bots, 9_100 + i, 'varied'));
-  const people = await rates(refit, heldHumans);
-  (report.leaveOneFamilyOut as Record<string, unknown>)[family] = { family: left.scorer, humans: people.scorer };
-  row(`${family}${INDEPENDENT_GAP_FAMILIES.includes(family) ? '' : ' (knows the maze)'}`, SIZES.bots, [pct(left.scorer), pct(people.scorer)]);
+  const left = rate(await outcomes(refit, keyboardSamples(kernel, family, SIZES.bots, 9_100 + i, 'varied')), 'scorer');
+  const people = rate(await outcomes(refit, heldHumans), 'scorer');
+  (report.leaveOneFamilyOut as Record<string, unknown>)[family] = { family: left, humans: people };
+  row(`${family}${INDEPENDENT_GAP_FAMILIES.includes(family) ? '' : ' (knows the maze)'}`, SIZES.bots, [pct(left), pct(people)]);
 }
 
 /** Class weights again after dropping a family: humans sum to 1, each remaining family to 1 / families. */

@@ -1,5 +1,5 @@
 import type { Keystroke } from './readKeystrokes.js';
-import { dispersion, median, rankContrast } from './helpers/sampleStats.js';
+import { correlation, dispersion, median, rankContrast } from './helpers/sampleStats.js';
 
 /**
  * Keyboard features, computed in TypeScript from the keystrokes (keyboard traces are small).
@@ -16,10 +16,10 @@ export const KEYBOARD_FEATURE_NAMES = [
   'keyboard_hold_spread',
   /** P(gap before a decision keystroke > gap before a straight-run one): 0.5 for gaps blind to the maze. */
   'keyboard_decision_contrast',
-  /** Median gap before decision keystrokes over median gap before straight-run ones. */
-  'keyboard_decision_ratio',
-  /** Spread of the gaps within straight runs (the tapping rhythm). */
-  'keyboard_straight_spread',
+  /** Correlation of the log gap with the keystroke's load (a turn, a junction: 0, 1 or 2). */
+  'keyboard_load_correlation',
+  /** Spread of the gaps before every press that moved: a fixed rhythm has none. */
+  'keyboard_gap_spread',
   /** P(gap leaving a junction > gap leaving a bend): a choice costs more than a forced turn (Hick-Hyman). */
   'keyboard_choice_contrast',
   /** Presses made while another key was still down (rollover). */
@@ -45,6 +45,7 @@ const TAP_HOLD_MS = 1000;
 export function measureKeyboard(strokes: readonly Keystroke[]): Float64Array {
   const presses = strokes.filter((s) => !s.repeat);
   const decision: number[] = [], straight: number[] = [], choice: number[] = [], bend: number[] = [];
+  const loads: number[] = [], logGaps: number[] = [];
   let heading: { dx: number; dy: number } | undefined;
   strokes.forEach((s, i) => {
     const dx = s.to.x - s.from.x, dy = s.to.y - s.from.y;
@@ -55,6 +56,8 @@ export function measureKeyboard(strokes: readonly Keystroke[]): Float64Array {
     const gap = s.t - strokes[i - 1]!.t;
     const turns = dx !== previous.dx || dy !== previous.dy;
     (turns || s.openSides >= 3 ? decision : straight).push(gap);
+    loads.push((turns ? 1 : 0) + (s.openSides >= 3 ? 1 : 0));
+    logGaps.push(Math.log(Math.max(1, gap)));
     if (s.openSides >= 3) choice.push(gap);
     else if (turns && s.openSides === 2) bend.push(gap);
   });
@@ -66,17 +69,11 @@ export function measureKeyboard(strokes: readonly Keystroke[]): Float64Array {
     median(holds) / 1000,
     dispersion(taps, MIN_SAMPLES + 1),
     rankContrast(decision, straight, MIN_SAMPLES),
-    ratio(decision, straight),
-    dispersion(straight, MIN_SAMPLES + 1),
+    correlation(loads, logGaps, 2 * MIN_SAMPLES),
+    dispersion([...decision, ...straight], MIN_SAMPLES + 1),
     rankContrast(choice, bend, MIN_SAMPLES),
     presses.length === 0 ? NaN : presses.filter((p) => p.overlapped).length / presses.length,
   ];
   return Float64Array.from(values);
 }
 
-/** Median of `as` over median of `bs`; NaN under MIN_SAMPLES on a side or for a median at or below 0. */
-function ratio(as: readonly number[], bs: readonly number[]): number {
-  if (as.length < MIN_SAMPLES || bs.length < MIN_SAMPLES) return NaN;
-  const below = median(bs);
-  return below > 0 ? median(as) / below : NaN;
-}

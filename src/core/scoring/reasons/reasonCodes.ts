@@ -67,8 +67,8 @@ export const REASON_OF_FEATURE: Readonly<Record<ScoredFeature, ReasonCode>> = {
   keyboard_hold_median: 'keyboard_holds_implausible',
   keyboard_hold_spread: 'keyboard_holds_implausible',
   keyboard_decision_contrast: 'keyboard_rhythm_scripted',
-  keyboard_decision_ratio: 'keyboard_rhythm_scripted',
-  keyboard_straight_spread: 'keyboard_rhythm_scripted',
+  keyboard_load_correlation: 'keyboard_rhythm_scripted',
+  keyboard_gap_spread: 'timing_too_regular',
   keyboard_choice_contrast: 'keyboard_rhythm_scripted',
   keyboard_overlap_fraction: 'keyboard_no_rollover',
 };

@@ -40,3 +40,18 @@ export function rankContrast(as: readonly number[], bs: readonly number[], min: 
   }
   return (rankSumOfA - (as.length * (as.length + 1)) / 2) / (as.length * bs.length);
 }
+
+/** Pearson correlation of paired samples; NaN under `min` pairs or when either side is constant. */
+export function correlation(xs: readonly number[], ys: readonly number[], min: number): number {
+  const n = xs.length;
+  if (n < min) return NaN;
+  const mx = xs.reduce((a, b) => a + b, 0) / n, my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0, sxx = 0, syy = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = xs[i]! - mx, dy = ys[i]! - my;
+    sxy += dx * dy;
+    sxx += dx * dx;
+    syy += dy * dy;
+  }
+  return sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : NaN;
+}
