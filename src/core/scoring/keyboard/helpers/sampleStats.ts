@@ -41,10 +41,14 @@ export function rankContrast(as: readonly number[], bs: readonly number[], min: 
   return (rankSumOfA - (as.length * (as.length + 1)) / 2) / (as.length * bs.length);
 }
 
-/** Pearson correlation of paired samples; NaN under `min` pairs or when either side is constant. */
+/**
+ * Pearson correlation of paired samples: NaN under `min` pairs or for constant `xs` (nothing to
+ * relate to), 0 for constant `ys` (they follow nothing).
+ */
 export function correlation(xs: readonly number[], ys: readonly number[], min: number): number {
   const n = xs.length;
   if (n < min) return NaN;
+  if (ys.every((y) => y === ys[0])) return xs.every((x) => x === xs[0]) ? NaN : 0;
   const mx = xs.reduce((a, b) => a + b, 0) / n, my = ys.reduce((a, b) => a + b, 0) / n;
   let sxy = 0, sxx = 0, syy = 0;
   for (let i = 0; i < n; i++) {
