@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultTable } from '../../../src/core/scoring/ScoringTable.js';
+import { defaultTable, type ScoringTable } from '../../../src/core/scoring/ScoringTable.js';
+import v1 from '../../../src/core/scoring/tables/v1.json' with { type: 'json' };
 import { MemoryStore } from '../../../src/store/MemoryStore.js';
 import { TraceFingerprints } from '../../../src/core/scoring/TraceFingerprints.js';
 import { inferInputType } from '../../../src/core/scoring/inferInputType.js';
@@ -79,6 +80,19 @@ describe('scoreSubmission', () => {
       else expect(r.reasons.length).toBeGreaterThan(0);
     }
     expect(accepted).toBeLessThanOrEqual(2);
+  });
+
+  it('still loads table v1 unchanged, which scores keyboard solves on their timing regularity alone', async () => {
+    expect(defaultTable.version).toBe('v2');
+    expect((v1 as ScoringTable).types.keyboard.terms.map((t) => t.feature)).toEqual(['interval_cv']);
+    const events = scriptAtKeys(kernel.generateMaze(maze), 'uniform', 'random', 1);
+    const r = await scoreSubmission(
+      { kernel, fingerprints: newFingerprints(), table: v1 as ScoringTable },
+      { maze, cellSize: 40, events: packEvents(events), rawEvents: events },
+    );
+    // v1 lets this script through; v2 (the default) does not.
+    expect(r.score).toBeGreaterThanOrEqual(v1.threshold);
+    expect((await score(events)).score).toBeLessThan(defaultTable.threshold);
   });
 
   it('rejects keystrokes at a machine-regular rhythm', async () => {

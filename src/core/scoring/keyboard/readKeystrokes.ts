@@ -1,4 +1,4 @@
-import { WALL_E, WALL_N, WALL_S, WALL_W, type Cell, type Maze, type RawEvent } from '../../../kernel/types.js';
+import type { Cell, Maze, RawEvent } from '../../../kernel/types.js';
 
 /** One keydown as the server sees it, whatever its key: scripts cannot hide strokes behind odd key names. */
 export interface Keystroke {
@@ -17,8 +17,6 @@ export interface Keystroke {
   /** Pressed while another key was still down (rollover). */
   overlapped: boolean;
 }
-
-const OPENINGS = [WALL_N, WALL_S, WALL_E, WALL_W];
 
 /**
  * The keystrokes of a submission over its maze, in arrival order: keydowns map to cells as
@@ -58,7 +56,10 @@ function cellAt(maze: Maze, x: number, y: number): Cell {
   };
 }
 
+/** Sides of `c` without a wall (its four low bits, kernel.md section 2). */
 function openSides(maze: Maze, c: Cell): number {
-  const walls = maze.walls[c.y * maze.width + c.x] ?? 0xf;
-  return OPENINGS.filter((w) => (walls & w) === 0).length;
+  let walls = (maze.walls[c.y * maze.width + c.x] ?? 0xf) & 0xf;
+  let closed = 0;
+  for (; walls !== 0; walls &= walls - 1) closed++;
+  return 4 - closed;
 }

@@ -2,7 +2,7 @@
 
 export function median(xs: readonly number[]): number {
   if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
+  const s = Float64Array.from(xs).sort();
   const mid = s.length >> 1;
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
@@ -13,7 +13,7 @@ export function median(xs: readonly number[]): number {
  */
 export function dispersion(xs: readonly number[], min: number): number {
   if (xs.length < min) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
+  const s = Float64Array.from(xs).sort();
   const at = (p: number) => {
     const i = (s.length - 1) * p, lo = Math.floor(i);
     return s[lo]! + (s[Math.min(lo + 1, s.length - 1)]! - s[lo]!) * (i - lo);
@@ -29,16 +29,19 @@ export function dispersion(xs: readonly number[], min: number): number {
  */
 export function rankContrast(as: readonly number[], bs: readonly number[], min: number): number {
   if (as.length < min || bs.length < min) return NaN;
-  const all = [...as.map((v) => ({ v, a: true })), ...bs.map((v) => ({ v, a: false }))].sort((x, y) => x.v - y.v);
-  let rankSumOfA = 0;
-  for (let i = 0; i < all.length; ) {
-    let j = i;
-    while (j < all.length && all[j]!.v === all[i]!.v) j++;
-    const rank = (i + j + 1) / 2; // mean of the 1-based ranks i+1..j shared by a run of ties
-    for (let k = i; k < j; k++) if (all[k]!.a) rankSumOfA += rank;
-    i = j;
+  const a = Float64Array.from(as).sort();
+  const b = Float64Array.from(bs).sort();
+  // For each a, the bs below it and the bs equal to it, walking both sorted lists once.
+  let wins = 0;
+  let below = 0;
+  let upTo = 0;
+  for (const v of a) {
+    while (below < b.length && b[below]! < v) below++;
+    upTo = Math.max(upTo, below);
+    while (upTo < b.length && b[upTo]! === v) upTo++;
+    wins += below + (upTo - below) / 2;
   }
-  return (rankSumOfA - (as.length * (as.length + 1)) / 2) / (as.length * bs.length);
+  return wins / (a.length * b.length);
 }
 
 /**
