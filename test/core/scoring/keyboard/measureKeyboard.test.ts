@@ -92,6 +92,21 @@ describe('measureKeyboard', () => {
     expect(f.keyboard_hold_median).toBeNaN();
   });
 
+  it('takes any events without throwing: stray keyups, times going back, points off the maze, odd keys', () => {
+    const odd: RawEvent[] = [
+      { x: 0.5, y: 0.5, t: 10, type: 'keyup', key: 'ArrowUp' },
+      { x: -3, y: 9, t: 5, type: 'keydown', key: 'ArrowUp' },
+      { x: 0.9, y: 0.1, t: -100, type: 'keydown', key: 7 as unknown as string },
+      { x: Number.NaN, y: 0.1, t: 0, type: 'keydown', key: 'ArrowLeft' },
+      { x: 0.2, y: 0.2, t: 1e12, type: 'keydown' },
+      { x: 0.2, y: 0.2, t: 1e12, type: 'keyup' },
+      ...Array.from({ length: 50 }, (_, i) => ({ x: (i % 8) / 8, y: 0.1, t: i % 3 === 0 ? 0 : i * 10, type: i % 2 ? 'keydown' : 'keyup', key: 'ArrowRight' })),
+    ];
+    const values = measureKeyboard(readKeystrokes(maze, odd));
+    expect(values).toHaveLength(KEYBOARD_FEATURE_NAMES.length);
+    for (const v of values) expect(Number.isNaN(v) || Number.isFinite(v)).toBe(true);
+  });
+
   it('measures nothing from no keystrokes', () => {
     expect([...measureKeyboard(readKeystrokes(maze, []))].every(Number.isNaN)).toBe(true);
   });
