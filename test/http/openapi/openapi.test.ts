@@ -2,6 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../../src/config.js';
 import { ErrorStatus } from '../../../src/core/errors.js';
 import { mountAssets } from '../../../src/http/assets/mountAssets.js';
 import { buildSubmission, postJson, postVerify } from '../../helpers/client.js';
@@ -127,7 +128,7 @@ describe('GET /openapi.json', () => {
   });
 
   it('a /siteverify answer with reason codes (shadow mode, a low score) conforms too', async () => {
-    const shadow = await startTestServer({ siteverifyAuthToken: OPERATOR, scoring: { mode: 'shadow', threshold: 0.5 } });
+    const shadow = await startTestServer({ siteverifyAuthToken: OPERATOR, scoring: { ...defaultConfig().scoring, mode: 'shadow' } });
     try {
       const ch = (await postJson(shadow.at('/challenge'), { site_key: 'doc-site' })).body;
       const ok = await postVerify(shadow, buildSubmission(shadow.kernel, ch, { sessionId: 's' }));
