@@ -2,6 +2,16 @@ import type { Cell, Maze } from '../../../src/kernel/index.js';
 import type { Rng } from '../random.js';
 import { type PlannedStroke, keyBetween, keyIntoWall, openNeighbours } from './keyboardEvents.js';
 
+/** What the model assumes of people, switched off one by one to see what the human figure rests on. */
+export interface HumanAssumptions {
+  /** Changing key takes a finger movement. */
+  keyChangeCost: boolean;
+  /** Leaving a junction takes a choice time, and sometimes a look ahead. */
+  choiceTime: boolean;
+}
+
+export const FULL_MODEL: HumanAssumptions = { keyChangeCost: true, choiceTime: true };
+
 /**
  * A MODEL of a person solving a maze with the arrow keys, built from the keystroke and
  * choice-reaction literature, not from recordings (there is no human keyboard data here):
@@ -19,7 +29,7 @@ import { type PlannedStroke, keyBetween, keyIntoWall, openNeighbours } from './k
  * - occasional hesitations anywhere, presses into a wall then the right key, and wrong turns at
  *   junctions: a few cells into the wrong branch (or to its dead end), a pause, and back.
  */
-export function humanKeyboard(rng: Rng, maze: Maze): PlannedStroke[] {
+export function humanKeyboard(rng: Rng, maze: Maze, assume: HumanAssumptions = FULL_MODEL): PlannedStroke[] {
   const lognormal = (median: number, sd: number) => median * Math.exp(sd * rng.gauss());
   const person = {
     tap: rng.uniform(150, 260),
@@ -59,9 +69,9 @@ export function humanKeyboard(rng: Rng, maze: Maze): PlannedStroke[] {
     const key = keyBetween(from.cell, to.cell);
     if (i > 1) {
       let gap = lognormal(person.tap, person.tapSd);
-      if (key !== previousKey) gap += lognormal(person.switchCost, 0.3);
+      if (key !== previousKey && assume.keyChangeCost) gap += lognormal(person.switchCost, 0.3);
       const options = openNeighbours(maze, from.cell).length - 1;
-      if (options >= 2) {
+      if (options >= 2 && assume.choiceTime) {
         gap += person.hickPerBit * Math.log2(options + 1) * Math.exp(0.3 * rng.gauss());
         if (rng.next() < person.lookAhead) gap += lognormal(person.lookMedian, 0.5);
       }

@@ -16,6 +16,7 @@ import { openKernel } from '../samples.js';
 import { type Rate, pct, wilson } from '../stats.js';
 import { HOLD_STYLES, INDEPENDENT_GAP_FAMILIES, KEYBOARD_BOT_FAMILIES, type KeyboardBotFamily } from './keyboardBots.js';
 import { type KeyboardLabelled, fitKeyboardModel } from './fitKeyboardModel.js';
+import { FULL_MODEL, type HumanAssumptions } from './humanKeyboard.js';
 import { type KeyboardSample, type MazeSpread, keyboardSamples } from './keyboardSamples.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -121,6 +122,21 @@ for (const [i, family] of KEYBOARD_BOT_FAMILIES.entries()) {
   const people = rate(await outcomes(refit, heldHumans), 'scorer');
   (report.leaveOneFamilyOut as Record<string, unknown>)[family] = { family: left, humans: people };
   row(`${family}${INDEPENDENT_GAP_FAMILIES.includes(family) ? '' : ' (knows the maze)'}`, SIZES.bots, [pct(left), pct(people)]);
+}
+
+console.log(`\nthe human figure against the model's assumptions (scorer alone, varied mazes, threshold ${threshold}):`);
+row('', 0, ['human MODEL accepts']);
+const variants: [string, HumanAssumptions][] = [
+  ['as modelled', FULL_MODEL],
+  ['no choice time at junctions', { ...FULL_MODEL, choiceTime: false }],
+  ['no cost to change key', { ...FULL_MODEL, keyChangeCost: false }],
+  ['neither', { keyChangeCost: false, choiceTime: false }],
+];
+report.assumptions = {};
+for (const [name, assume] of variants) {
+  const accepted = rate(await outcomes(table, keyboardSamples(kernel, 'human', SIZES.humans, 9_000, 'varied', assume)), 'scorer');
+  (report.assumptions as Record<string, unknown>)[name] = accepted;
+  row(name, SIZES.humans, [pct(accepted)]);
 }
 
 /** Class weights again after dropping a family: humans sum to 1, each remaining family to 1 / families. */
