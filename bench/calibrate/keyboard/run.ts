@@ -124,19 +124,38 @@ for (const [i, family] of KEYBOARD_BOT_FAMILIES.entries()) {
   row(`${family}${INDEPENDENT_GAP_FAMILIES.includes(family) ? '' : ' (knows the maze)'}`, SIZES.bots, [pct(left), pct(people)]);
 }
 
-console.log(`\nthe human figure against the model's assumptions (scorer alone, varied mazes, threshold ${threshold}):`);
-row('', 0, ['human MODEL accepts']);
+console.log(`\nagainst the model's assumptions: each switched off in the held-out people (scorer alone, varied mazes, threshold ${threshold}):`);
+const NO_CHOICE_TIME: HumanAssumptions = { ...FULL_MODEL, choiceTime: false };
+const NO_KEY_CHANGE_COST: HumanAssumptions = { ...FULL_MODEL, keyChangeCost: false };
 const variants: [string, HumanAssumptions][] = [
   ['as modelled', FULL_MODEL],
-  ['no choice time at junctions', { ...FULL_MODEL, choiceTime: false }],
-  ['no cost to change key', { ...FULL_MODEL, keyChangeCost: false }],
+  ['no choice time at junctions', NO_CHOICE_TIME],
+  ['no cost to change key', NO_KEY_CHANGE_COST],
   ['neither', { keyChangeCost: false, choiceTime: false }],
 ];
+// The same against a model fitted on a mixture of people: half as modelled, a quarter without each cost.
+const mixedPeople = (seed: number, spread: MazeSpread) => [
+  ...keyboardSamples(kernel, 'human', SIZES.fitHumans / 2, seed, spread),
+  ...keyboardSamples(kernel, 'human', SIZES.fitHumans / 4, seed + 1, spread, NO_CHOICE_TIME),
+  ...keyboardSamples(kernel, 'human', SIZES.fitHumans / 4, seed + 2, spread, NO_KEY_CHANGE_COST),
+];
+const mixedFit = [...mixedPeople(1_000, 'varied'), ...mixedPeople(2_000, 'default'), ...calibrationSamples.filter((x) => x.kind !== 'human')];
+const mixed = withKeyboard(fitKeyboardModel(labelled(mixedFit)));
+row('', 0, ['the table', 'fitted on a mixture']);
 report.assumptions = {};
 for (const [name, assume] of variants) {
-  const accepted = rate(await outcomes(table, keyboardSamples(kernel, 'human', SIZES.humans, 9_000, 'varied', assume)), 'scorer');
-  (report.assumptions as Record<string, unknown>)[name] = accepted;
-  row(name, SIZES.humans, [pct(accepted)]);
+  const people = keyboardSamples(kernel, 'human', SIZES.humans, 9_000, 'varied', assume);
+  const accepted = rate(await outcomes(table, people), 'scorer');
+  const byMixed = rate(await outcomes(mixed, people), 'scorer');
+  (report.assumptions as Record<string, unknown>)[name] = { table: accepted, mixture: byMixed };
+  row(name, SIZES.humans, [pct(accepted), pct(byMixed)]);
+}
+for (const [i, family] of KEYBOARD_BOT_FAMILIES.entries()) {
+  const scripts = keyboardSamples(kernel, family, SIZES.bots, 9_100 + i, 'varied');
+  const accepted = rate(await outcomes(table, scripts), 'scorer');
+  const byMixed = rate(await outcomes(mixed, scripts), 'scorer');
+  (report.assumptions as Record<string, unknown>)[family] = { table: accepted, mixture: byMixed };
+  row(family, SIZES.bots, [pct(accepted), pct(byMixed)]);
 }
 
 /** Class weights again after dropping a family: humans sum to 1, each remaining family to 1 / families. */
