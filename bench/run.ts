@@ -40,6 +40,7 @@ function optional(specifier: string, exportName: string): Runner {
 const SECTIONS: Record<string, Runner> = {
   kernel: runKernelBench,
   http: optional('./http.js', 'runHttpBench'),
+  keyboard: optional('./keyboardScoring.js', 'runKeyboardScoringBench'),
 };
 
 function format(v: string | number | undefined): string {

@@ -64,8 +64,8 @@ const fail = (code: Failure['code'], detail?: string): VerifyResult => ({ ok: fa
  *  8. passkeys, by the site's mode (webauthn_required, webauthn_failed);
  *  9. behavioural score, by the site's scoring mode (duplicate_trace, behavioral_rejected; see
  *     checkScore.ts);
- * then a session token carrying the score, the inferred input type, the page's hostname and the
- * client's address is minted. A failure after admission adds to the client's adaptive
+ * then a session token carrying the score (and in shadow mode its reason codes when under the
+ * threshold), the inferred input type, the page's hostname and the client's address is minted. A failure after admission adds to the client's adaptive
  * proof-of-work load.
  */
 export async function verifySubmission(ctx: CoreContext, input: VerifyInput, client: ClientInfo): Promise<VerifyResult> {
@@ -130,13 +130,14 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
 
   const scored = await checkScore(ctx, { siteKey: input.site_key, scoring: policy.scoring, maze, cellSize, events: input.events, packed, probeReactionsMs });
   if (!scored.ok) return scored;
-  const { score } = scored;
+  const { score, reasons } = scored;
 
   const token = issueSessionToken(ctx.ring, {
     challengeId: challenge.id,
     sessionId: input.session_id,
     siteKey: input.site_key,
     score,
+    reasons,
     inputType,
     hostname: hostnameOf(client.origin),
     ip: client.address,
