@@ -19,6 +19,7 @@ import { type Header, PREFLIGHT, corsHeaders } from './cors.js';
 import { Metrics, type RouteMetrics } from './metrics.js';
 import { parseJson } from './parseJson.js';
 import { peerAddress } from './peerAddress.js';
+import { guardRequests } from './guard/guardRequests.js';
 import { listenExclusive, listenShared } from './listenExclusive.js';
 import { readBody } from './readBody.js';
 import { JSON_TYPE, type Reply, writeReply } from './reply.js';
@@ -102,7 +103,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   };
   const schemas = compileSchemas(config.maxEvents);
   const routes = new RouteTable();
-  const app = routes.recording(uWS.App());
+  const app = routes.recording(guardRequests(uWS.App()));
   const prefixes = config.apiPrefix === '' ? [''] : ['', config.apiPrefix];
   const allowed = new Map<string, string>();
 

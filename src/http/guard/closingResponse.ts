@@ -1,0 +1,62 @@
+import type { HttpResponse, RecognizedString } from 'uWebSockets.js';
+
+type Call = readonly ['writeStatus' | 'writeHeader', readonly RecognizedString[]];
+
+/**
+ * `res` whose answer closes the connection, with nothing after it answered. uWS 20.30 parses every
+ * request already read on a connection before it closes, and forgets the close when the next one
+ * begins; but it drops a connection on which a request arrives while the previous answer is
+ * pending. So the answer is recorded and written on the next turn of the event loop: a request
+ * pipelined behind this one drops the connection unanswered, and once the answer is written the
+ * connection is closed.
+ * A HEAD answer (`head`) has no body; its Content-Length is then 0 (see headResponse.ts for why
+ * the length cannot be written as a header together with a close).
+ */
+export function closingResponse(res: HttpResponse, head: boolean): HttpResponse {
+  const calls: Call[] = [];
+  const onAbort: (() => void)[] = [];
+  let aborted = false;
+  let ended = false;
+  res.onAborted(() => {
+    aborted = true;
+    for (const handler of onAbort) handler();
+  });
+  const finish = (body: RecognizedString | undefined) => {
+    ended = true;
+    setImmediate(() => {
+      if (aborted) return;
+      res.cork(() => {
+        for (const [method, args] of calls) (res[method] as (...a: readonly RecognizedString[]) => unknown)(...args);
+        if (head || body === undefined) res.endWithoutBody(0, true);
+        else res.end(body, true);
+      });
+    });
+  };
+  const closing: HttpResponse = new Proxy(res, {
+    get(target, prop) {
+      switch (prop) {
+        case 'onAborted':
+          return (handler: () => void) => (onAbort.push(handler), closing);
+        case 'cork':
+          return (cb: () => void) => (cb(), closing);
+        case 'writeStatus':
+        case 'writeHeader':
+          return (...args: RecognizedString[]) => {
+            if (!ended) calls.push([prop, args]);
+            return closing;
+          };
+        case 'end':
+          return (body?: RecognizedString) => (ended || finish(body), closing);
+        case 'endWithoutBody':
+          return () => (ended || finish(undefined), closing);
+      }
+      const value = Reflect.get(target, prop) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+        return result === target ? closing : result;
+      };
+    },
+  });
+  return closing;
+}
