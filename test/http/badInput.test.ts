@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/http/parseJson.js';
 import { LIMITS } from '../../src/http/schemas.js';
 import { buildSubmission, canvasPoint, newSigner, postJson, postVerify, solution, traceEvents } from '../helpers/client.js';
+import { DRAIN_BYTES, DRAIN_MS } from '../../src/http/readBody.js';
+import { type RawChunk, exchange, firstResponse, hasFirstResponse } from '../helpers/rawHttp.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -14,33 +16,7 @@ afterAll(async () => {
   await server.close();
 });
 
-/** Sends raw bytes on one connection and returns what came back (until close or `waitMs`). */
-function raw(chunks: (string | { delay: number })[], waitMs = 2000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1');
-    let got = '';
-    const timer = setTimeout(() => (socket.destroy(), resolve(got)), waitMs);
-    socket.on('data', (d) => {
-      got += d.toString();
-      // Done once the whole response (by its Content-Length) has arrived.
-      const end = got.indexOf('\r\n\r\n');
-      const length = /content-length: (\d+)/i.exec(got);
-      if (end !== -1 && length !== null && got.length >= end + 4 + Number(length[1])) {
-        clearTimeout(timer);
-        socket.destroy();
-        resolve(got);
-      }
-    });
-    socket.on('close', () => (clearTimeout(timer), resolve(got)));
-    socket.on('error', reject);
-    socket.on('connect', async () => {
-      for (const c of chunks) {
-        if (typeof c === 'string') socket.write(c);
-        else await new Promise((r) => setTimeout(r, c.delay));
-      }
-    });
-  });
-}
+const raw = (chunks: RawChunk[], waitMs = 2000) => firstResponse(server.port, chunks, waitMs);
 
 async function healthy(): Promise<void> {
   const r = await fetch(server.at('/healthz'));
@@ -81,6 +57,56 @@ describe('body size cap (MAX_BODY_BYTES)', () => {
     );
     expect(res).toMatch(/^HTTP\/1\.1 413 /);
     await healthy();
+  });
+});
+
+describe('early answers reach a client still uploading', () => {
+  const overLimit = () => server.config.maxBodyBytes + DRAIN_BYTES / 2;
+
+  it('413 is read by a client that streams an over-limit body at once (20 of 20 tries)', async () => {
+    const body = Buffer.alloc(overLimit(), 0x20);
+    for (let i = 0; i < 20; i++) {
+      const head = `POST /challenge HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+      const r = await exchange(server.port, [head, body], 5000, hasFirstResponse);
+      // The whole upload went through (no EPIPE, no reset), then the status was read.
+      expect(r.writeError).toBeUndefined();
+      expect(r.text).toMatch(/^HTTP\/1\.1 413 /);
+      expect(r.text).toContain('"error_code":"payload_too_large"');
+    }
+    await healthy();
+  });
+
+  it('413 is read by a client streaming an over-limit chunked body at once (20 of 20 tries)', async () => {
+    const chunk = 'a'.repeat(64 * 1024);
+    const piece = `${chunk.length.toString(16)}\r\n${chunk}\r\n`;
+    const pieces = Array.from({ length: Math.ceil(overLimit() / chunk.length) }, () => piece);
+    for (let i = 0; i < 20; i++) {
+      const r = await exchange(server.port, ['POST /challenge HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n' + pieces.join('') + '0\r\n\r\n'], 5000, hasFirstResponse);
+      expect(r.writeError).toBeUndefined();
+      expect(r.text).toMatch(/^HTTP\/1\.1 413 /);
+    }
+  });
+
+  it('a 404 and a 405 are read by a client uploading a large body', async () => {
+    const body = Buffer.alloc(500_000, 0x20);
+    for (const [path, status] of [['/nowhere', 404], ['/healthz', 405]] as const) {
+      const r = await exchange(server.port, [`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`, body], 5000, hasFirstResponse);
+      expect(r.writeError).toBeUndefined();
+      expect(r.text).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    }
+  });
+
+  it(`a declared length beyond MAX_BODY_BYTES + ${DRAIN_BYTES} bytes is answered 413 at once, without waiting for the body`, async () => {
+    const declared = server.config.maxBodyBytes + DRAIN_BYTES + 1;
+    const r = await exchange(server.port, [`POST /challenge HTTP/1.1\r\nHost: x\r\nContent-Length: ${declared}\r\n\r\n`], 2000, hasFirstResponse);
+    expect(r.text).toMatch(/^HTTP\/1\.1 413 /);
+  });
+
+  it(`an over-limit upload that stalls is answered 413 after ${DRAIN_MS} ms and closed`, async () => {
+    const head = `POST /challenge HTTP/1.1\r\nHost: x\r\nContent-Length: ${overLimit()}\r\n\r\n`;
+    const r = await exchange(server.port, [head, Buffer.alloc(server.config.maxBodyBytes + 1, 0x20)], DRAIN_MS + 3000);
+    expect(r.text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(r.closed).toBe(true);
   });
 });
 

@@ -61,7 +61,7 @@ export function mountAssets(app: TemplatedApp, opts: MountAssetsOptions): void {
       if (open) writeReply(res, reply, []);
       open = false;
     };
-    readBody(res, DEMO_BODY_LIMIT, (bytes) => {
+    readBody(res, DEMO_BODY_LIMIT, req.getHeader('content-length'), (bytes) => {
       if (bytes === undefined) return finish({ ...plainFailure(failure('payload_too_large')), close: true });
       let fields: Record<string, unknown>;
       if (contentType.startsWith('application/x-www-form-urlencoded')) {
