@@ -256,6 +256,48 @@ describe('malformed bodies', () => {
     expect(r.body.detail).toMatch(/^site_key: /);
   });
 
+  it.each(['a b', 'a/b', 'caf\u00e9', 'a\u0000b', 'a+b', 'ｓ'])('site_key %j outside A-Z a-z 0-9 . _ - is invalid_request', async (siteKey) => {
+    for (const route of ['/challenge', '/webauthn/register/options']) {
+      const r = await postJson(server.at(route), { site_key: siteKey, stable_id: 'u' });
+      expect(r.status).toBe(400);
+      expect(r.body.detail).toMatch(/^site_key: /);
+    }
+    const r = await postJson(server.at('/siteverify'), { token: 'x', session_id: 's', sitekey: siteKey });
+    expect(r.body).toMatchObject({ success: false, error: 'invalid_request' });
+  });
+
+  it('every character of the site key set is accepted', async () => {
+    const r = await postJson(server.at('/challenge'), { site_key: 'AZaz09._-' });
+    expect(r.status).toBe(200);
+  });
+
+  it.each([
+    ['/challenge', '{"site_key":"s","stable_id":"a\\ud800b"}'],
+    ['/challenge', '{"site_key":"s","stable_id":"\\udc00"}'],
+    ['/challenge', '{"site_key":"s","x\\udbff":1}'],
+    ['/siteverify', '{"token":"a.b.c","session_id":"s\\ud800"}'],
+    ['/probe/complete', '{"challenge_id":"c","session_id":"s","probe_ticket":"t\\udfff","tapped_cell":{"x":0,"y":0}}'],
+  ])('%s: a string with a lone surrogate (%s) is invalid_request', async (route, json) => {
+    const r = await postJson(server.at(route), json);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ success: false, detail: 'body: a string holds a lone surrogate' });
+  });
+
+  it('a surrogate pair (one astral character) is text and is accepted', async () => {
+    const r = await postJson(server.at('/challenge'), '{"site_key":"s","stable_id":"\\ud83d\\ude00"}');
+    expect(r.status).toBe(200);
+  });
+
+  it('/verify with a lone surrogate in session_id is refused before the challenge is spent', async () => {
+    const ch = await challenge();
+    const good = buildSubmission(server.kernel, ch);
+    const bad = JSON.stringify(good).replace(`"session_id":"${good.session_id}"`, '"session_id":"a\\ud800b"');
+    expect(bad).toContain('\\ud800');
+    const r = await postJson(server.at('/verify'), bad);
+    expect(r.status).toBe(400);
+    expect((await postVerify(server, good)).body.success).toBe(true);
+  });
+
   it('__proto__ in a body pollutes nothing', async () => {
     const r = await postJson(server.at('/challenge'), '{"site_key":"s","__proto__":{"polluted":1}}');
     expect(r.status).toBe(200);
