@@ -22,6 +22,7 @@ import { peerAddress } from './peerAddress.js';
 import { guardRequests } from './guard/guardRequests.js';
 import { listenExclusive, listenShared } from './listenExclusive.js';
 import { afterBody } from './afterBody.js';
+import { FORM_TYPE, mediaType } from './mediaType.js';
 import { readBody } from './readBody.js';
 import { JSON_TYPE, type Reply, writeReply } from './reply.js';
 import { type PostRoute, type RequestInfo, plainFailure } from './route.js';
@@ -175,7 +176,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   }
 
   function decode(route: PostRoute, bytes: Buffer, contentType: string): { ok: true; value: unknown } | { ok: false; detail: string } {
-    if (route.form === true && contentType.startsWith('application/x-www-form-urlencoded')) {
+    if (route.form === true && mediaType(contentType) === FORM_TYPE) {
       return { ok: true, value: Object.fromEntries(new URLSearchParams(bytes.toString('utf8'))) };
     }
     return parseJson(bytes);
