@@ -17,9 +17,15 @@ export interface Exchange {
  * `waitMs` pass, or `enough(text)` holds once every write has been flushed or has failed (as a
  * client that sends its whole request before it looks at the answer).
  */
-export function exchange(port: number, chunks: readonly RawChunk[], waitMs = 2000, enough: (text: string) => boolean = () => false): Promise<Exchange> {
+export function exchange(
+  port: number,
+  chunks: readonly RawChunk[],
+  waitMs = 2000,
+  enough: (text: string) => boolean = () => false,
+  localAddress?: string,
+): Promise<Exchange> {
   return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect({ port, host: '127.0.0.1', ...(localAddress === undefined ? {} : { localAddress }) });
     let text = '';
     let writeError: string | undefined;
     let written = false;
