@@ -1,4 +1,5 @@
 import type { HttpResponse, RecognizedString } from 'uWebSockets.js';
+import { forwardMember } from './forwardMember.js';
 
 type Call = readonly ['writeStatus' | 'writeHeader', readonly RecognizedString[]];
 
@@ -50,12 +51,7 @@ export function closingResponse(res: HttpResponse, head: boolean): HttpResponse 
         case 'endWithoutBody':
           return () => (ended || finish(undefined), closing);
       }
-      const value = Reflect.get(target, prop) as unknown;
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        const result = (value as (...a: unknown[]) => unknown).apply(target, args);
-        return result === target ? closing : result;
-      };
+      return forwardMember(target, prop, closing);
     },
   });
   return closing;

@@ -1,4 +1,5 @@
 import type { HttpResponse, RecognizedString } from 'uWebSockets.js';
+import { forwardMember } from './forwardMember.js';
 import { bodyLength } from './bodyLength.js';
 
 const CONTENT_LENGTH = Buffer.from('content-length');
@@ -18,12 +19,7 @@ export function headResponse(res: HttpResponse): HttpResponse {
           return head;
         };
       }
-      const value = Reflect.get(target, prop) as unknown;
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        const result = (value as (...a: unknown[]) => unknown).apply(target, args);
-        return result === target ? head : result;
-      };
+      return forwardMember(target, prop, head);
     },
   });
   return head;
