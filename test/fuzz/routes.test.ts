@@ -62,11 +62,13 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-/** The server's resident set and its high-water mark, MB. */
-async function memory(): Promise<{ rss: number; peak: number }> {
+/** The server's resident set and its high-water mark (from /proc), and its V8 heap in use (from /metrics), MB. */
+async function memory(): Promise<{ rss: number; peak: number; heap: number }> {
   const status = await readFile(`/proc/${cli.child.pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)![1]);
-  return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
+  const metrics = await (await fetch(`${url}/metrics`)).text();
+  const heap = Number(/^ariadne_nodejs_heap_size_used_bytes (\S+)$/m.exec(metrics)![1]);
+  return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024), heap: Math.round(heap / 2 ** 20) };
 }
 
 interface Answer {
@@ -194,7 +196,7 @@ describe(`fuzzing every route (${REQUESTS} requests)`, { timeout: 30 * 60_000 },
     console.log(
       `fuzz: ${sent} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, ` +
         `${[...statusCounts].filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0)} 5xx; statuses ${statuses}; ` +
-        `server RSS ${before.rss} MB before, ${after.rss} MB after, peak ${after.peak} MB`,
+        `server RSS ${before.rss} MB before, ${after.rss} MB after, peak ${after.peak} MB; V8 heap in use ${before.heap} MB before, ${after.heap} MB after`,
     );
   });
 });
