@@ -96,9 +96,17 @@ describe('early answers reach a client still uploading', () => {
     }
   });
 
+  it(`a body of exactly MAX_BODY_BYTES + ${DRAIN_BYTES} bytes is still read through before the 413`, async () => {
+    const size = server.config.maxBodyBytes + DRAIN_BYTES;
+    const r = await exchange(server.port, [`POST /challenge HTTP/1.1\r\nHost: x\r\nContent-Length: ${size}\r\n\r\n`, Buffer.alloc(size, 0x20)], 5000, hasFirstResponse);
+    expect(r.writeError).toBeUndefined();
+    expect(r.text).toMatch(/^HTTP\/1\.1 413 /);
+  });
+
   it(`a declared length beyond MAX_BODY_BYTES + ${DRAIN_BYTES} bytes is answered 413 at once, without waiting for the body`, async () => {
     const declared = server.config.maxBodyBytes + DRAIN_BYTES + 1;
-    const r = await exchange(server.port, [`POST /challenge HTTP/1.1\r\nHost: x\r\nContent-Length: ${declared}\r\n\r\n`], 2000, hasFirstResponse);
+    // Well within DRAIN_MS: the answer does not wait for the linger.
+    const r = await exchange(server.port, [`POST /challenge HTTP/1.1\r\nHost: x\r\nContent-Length: ${declared}\r\n\r\n`], DRAIN_MS / 2, hasFirstResponse);
     expect(r.text).toMatch(/^HTTP\/1\.1 413 /);
   });
 
