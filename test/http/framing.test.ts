@@ -93,6 +93,15 @@ describe('HEAD, methods, pipelining, Connection: close', () => {
     expect(statuses(r.text)).toEqual([200, 200]);
   });
 
+  it('HEAD with Connection: close: the GET answer\'s headers and length, no body, then the connection closes', async () => {
+    const body = await (await fetch(server.at('/healthz'))).text();
+    const r = await exchange(server.port, ['HEAD /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], 1000);
+    expect(r.closed).toBe(true);
+    expect(statuses(r.text)).toEqual([200]);
+    expect(r.text).toMatch(new RegExp(`\r\ncontent-length: ${Buffer.byteLength(body)}\r\n`, 'i'));
+    expect(r.text.endsWith('\r\n\r\n')).toBe(true);
+  });
+
   it('HEAD of a POST route is 405 with Allow, without a body', async () => {
     const r = await exchange(server.port, ['HEAD /verify HTTP/1.1\r\nHost: x\r\n\r\n'], 500);
     expect(statuses(r.text)).toEqual([405]);

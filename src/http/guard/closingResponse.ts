@@ -1,4 +1,5 @@
 import type { HttpResponse, RecognizedString } from 'uWebSockets.js';
+import { bodyLength } from './bodyLength.js';
 import { forwardMember } from './forwardMember.js';
 
 type Call = readonly ['writeStatus' | 'writeHeader', readonly RecognizedString[]];
@@ -10,8 +11,7 @@ type Call = readonly ['writeStatus' | 'writeHeader', readonly RecognizedString[]
  * pending. So the answer is recorded and written on the next turn of the event loop: a request
  * pipelined behind this one drops the connection unanswered, and once the answer is written the
  * connection is closed.
- * A HEAD answer (`head`) has no body; its Content-Length is then 0 (see headResponse.ts for why
- * the length cannot be written as a header together with a close).
+ * A HEAD answer (`head`) has no body and the Content-Length of the GET answer.
  */
 export function closingResponse(res: HttpResponse, head: boolean): HttpResponse {
   const calls: Call[] = [];
@@ -26,11 +26,16 @@ export function closingResponse(res: HttpResponse, head: boolean): HttpResponse 
     ended = true;
     setImmediate(() => {
       if (aborted) return;
+      const length = bodyLength(body);
       res.cork(() => {
         for (const [method, args] of calls) (res[method] as (...a: readonly RecognizedString[]) => unknown)(...args);
-        if (head || body === undefined) res.endWithoutBody(0, true);
+        if (length === 0) res.endWithoutBody(0, true);
+        else if (head) res.tryEnd('', length);
         else res.end(body, true);
       });
+      // HEAD: tryEnd wrote the head with the GET answer's Content-Length and waits for a body that
+      // is not sent; the head is on the wire once uncorked, and the connection is closed.
+      if (head && length > 0) res.close();
     });
   };
   const closing: HttpResponse = new Proxy(res, {
