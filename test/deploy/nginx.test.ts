@@ -86,6 +86,14 @@ describe.skipIf(!findNginx())('deploy/nginx.conf in front of Ariadne', { timeout
     expect(r.text).toContain(expected);
   });
 
+  it('pipelined requests are all answered, in order (nginx queues them; Ariadne alone may close)', async () => {
+    const pipelined = post('Content-Length: 16\r\n', BODY) + 'GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n' + post('Content-Length: 16\r\n', '{"site_key":"t"}');
+    const r = await exchange(nginx.port, [pipelined], 3000, (t) => statuses(t).length === 3 && t.includes('"site_key":"t"'));
+    expect(statuses(r.text)).toEqual([200, 200, 200]);
+    expect(r.text.indexOf('"site_key":"s"')).toBeLessThan(r.text.indexOf('"ready"'));
+    expect(r.text.indexOf('"ready"')).toBeLessThan(r.text.indexOf('"site_key":"t"'));
+  });
+
   it('HEAD: the headers of GET, no body', async () => {
     const r = await exchange(nginx.port, ['HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\n', { delay: 300 }], 600);
     expect(statuses(r.text)).toEqual([200]);
