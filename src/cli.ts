@@ -50,6 +50,7 @@ const server = await startServer({
   // The widget, its wasm and the demo, whose backend redeems tokens in-process like a site would.
   mount: (app) =>
     mountAssets(app, {
+      apiPrefix: config.apiPrefix,
       verifyTokenInProcess: (token, sessionId) =>
         verifyToken(token, { secret: config.signingSecret, secrets: config.signingKeys, sessionId, store }),
     }),

@@ -13,6 +13,7 @@ import { checkScore } from './checkScore.js';
 import { checkSignature } from './checkSignature.js';
 import { checkTraceTime } from './checkTraceTime.js';
 import { type WebAuthnAssertion, checkWebAuthn } from './checkWebAuthn.js';
+import { checkWebAuthnShape } from './checkWebAuthnShape.js';
 import { eventsDigest } from './eventsDigest.js';
 import { challengeMaze } from '../challenge/challengeMaze.js';
 import { notePowFailure } from '../pow/adaptiveDifficulty.js';
@@ -88,6 +89,9 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
   const auth = authenticateChallengeId(ctx.challengeKeys, input.challenge_id, site, now, config.challengeTtlMs);
   if (!auth.ok) return auth;
   const { challenge } = auth;
+  const passkeys = sitePasskeys(ctx.passkeys, site);
+  const malformed = checkWebAuthnShape(passkeys, input.stable_id, input.webauthn);
+  if (malformed !== undefined) return { ok: false, failure: malformed };
 
   const consumed = await ctx.store.consume(`challenge:${challenge.id}`, { issuedAt: challenge.createdAt, expiresAt: challenge.expiresAt });
   if (consumed !== 'fresh' && consumed !== 'full') return fail('challenge_not_found', 'challenge already used');
@@ -120,7 +124,7 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
   if (!(await checkSignature(input.public_key, input.signature, texts))) return fail('invalid_signature');
 
   const webauthn = await checkWebAuthn({
-    passkeys: sitePasskeys(ctx.passkeys, site),
+    passkeys,
     challenge,
     siteKey: input.site_key,
     stableId: input.stable_id,
