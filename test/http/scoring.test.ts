@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOT_FAMILIES, type BotFamily, botEvents } from '../../bench/calibrate/bots.js';
+import { SCRIPTED_FAMILIES, type ScriptedFamily, botEvents } from '../../bench/calibrate/bots.js';
 import { CELL } from '../../bench/calibrate/mazePath.js';
 import { Rng } from '../../bench/calibrate/random.js';
 import { defaultConfig } from '../../src/config.js';
@@ -61,7 +61,7 @@ async function offlineScore(ch: Challenge, events: RawEvent[], probeReactionsMs:
 }
 
 /** A scripted mover of `family` solving `ch` (the first seed whose trace replays). */
-async function botFor(ch: Challenge, family: BotFamily): Promise<RawEvent[]> {
+async function botFor(ch: Challenge, family: ScriptedFamily): Promise<RawEvent[]> {
   const kernel = await testKernel();
   const maze = kernel.generateMaze(mazeOf(ch));
   for (let seed = 1; seed <= 20; seed++) {
@@ -99,7 +99,7 @@ const rejected = (code: string) => ({ status: 400, body: { success: false, score
 
 describe('scoring enforced at the calibrated threshold (the default)', () => {
   it('is the start-up default', () => {
-    expect(ENFORCED).toEqual({ mode: 'enforce', threshold: defaultTable.threshold });
+    expect(ENFORCED).toEqual({ mode: 'enforce', threshold: defaultTable.threshold, table: 'v2' });
   });
 
   it.skipIf(!hasHumans)('accepts a held-out person\'s movement laid on the maze; the measured score reaches /siteverify', async () => {
@@ -112,7 +112,7 @@ describe('scoring enforced at the calibrated threshold (the default)', () => {
     expect(r.siteverify!.score).toBeGreaterThanOrEqual(threshold);
   });
 
-  it.each(BOT_FAMILIES)('rejects the scripted %s mover with behavioral_rejected and score 0', async (family) => {
+  it.each(SCRIPTED_FAMILIES)('rejects the scripted %s mover with behavioral_rejected and score 0', async (family) => {
     const ch = await challenge(enforced);
     const events = await botFor(ch, family);
     expect(await offlineScore(ch, events)).toBeLessThan(threshold);
@@ -165,7 +165,7 @@ describe('SCORING_MODE=shadow', () => {
         done();
       },
     });
-    server = await startTestServer({ scoring: { mode: 'shadow', threshold } }, { logger: pino({ level: 'info' }, sink) });
+    server = await startTestServer({ scoring: { ...ENFORCED, mode: 'shadow' } }, { logger: pino({ level: 'info' }, sink) });
   });
   afterAll(async () => {
     await server.close();
@@ -190,7 +190,7 @@ describe('SCORING_MODE=shadow', () => {
 
   it('scores server-measured probe reactions: a fast one lowers the score, a slow one does not', async () => {
     let clock = Date.now();
-    const probed = await startTestServer({ scoring: { mode: 'shadow', threshold }, probeProbability: 1 }, { now: () => clock });
+    const probed = await startTestServer({ scoring: { ...ENFORCED, mode: 'shadow' }, probeProbability: 1 }, { now: () => clock });
     try {
       const solve = async (reactionMs: number, seed: number) => {
         const ch = (await postJson(probed.at('/challenge'), { site_key: 'site-s' })).body as Challenge & { probes: any[] };
@@ -235,7 +235,7 @@ describe('SCORING_MODE=shadow', () => {
 
 describe('SCORING_MODE=off', () => {
   it('accepts a scripted mover without scoring; the token carries 1', async () => {
-    const server = await startTestServer({ scoring: { mode: 'off', threshold } });
+    const server = await startTestServer({ scoring: { ...ENFORCED, mode: 'off' } });
     try {
       const ch = await challenge(server);
       const r = await verify(server, ch, await botFor(ch, 'windmouse'));

@@ -1,5 +1,6 @@
 import type { FeatureName } from '../../kernel/features.js';
 import v1 from './tables/v1.json' with { type: 'json' };
+import v2 from './tables/v2.json' with { type: 'json' };
 
 export type InputType = 'mouse' | 'touch' | 'pen' | 'keyboard';
 
@@ -34,4 +35,8 @@ export interface ScoringTable {
   };
 }
 
-export const defaultTable: ScoringTable = v1 as ScoringTable;
+/** The shipped tables by version: `v1` (fitted on four scripted movers), `v2` (also on public mover libraries and motor-control imitations). */
+export const scoringTables = { v1: v1 as ScoringTable, v2: v2 as ScoringTable } as const;
+export type TableVersion = keyof typeof scoringTables;
+
+export const defaultTable: ScoringTable = scoringTables.v2;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultTable } from '../../../src/core/scoring/ScoringTable.js';
-import { BOT_FAMILIES } from '../../../bench/calibrate/bots.js';
+import { BOT_FAMILIES } from '../../../bench/calibrate/bots/families.js';
 import { buildDataset, evaluate, every, splitTraces, type Dataset, type HumanRates, type Report } from '../../../bench/calibrate/evaluate.js';
 import type { HumanTrace } from '../../../bench/calibrate/humans.js';
 import { MAX_STRETCH, stretchOf } from '../../../bench/calibrate/layOnMaze.js';
@@ -27,7 +27,7 @@ describe.skipIf(!present)('acceptance at the default threshold (held-out users, 
   beforeAll(async () => {
     kernel = await kernelWithFeatures();
     traces = every(splitTraces(dataFile).heldOut, 2);
-    data = buildDataset(kernel, traces, 11, 250, 8, 12);
+    data = await buildDataset(kernel, traces, 11, 120, 8, 12);
     report = (await evaluate(kernel, defaultTable, data, defaultTable.threshold)).report;
     ({ native, throttle33 } = report.humans);
   });
@@ -65,13 +65,14 @@ describe.skipIf(!present)('acceptance at the default threshold (held-out users, 
   });
 
   it('rejects every scripted family, by the scorer and end to end, with a margin', () => {
-    for (const family of BOT_FAMILIES) {
-      const rates = report.families[family]!;
-      expect(rates.scorer.n).toBe(250);
-      expect(rates.scorer.rate, family).toBeLessThanOrEqual(0.02);
-      expect(rates.endToEnd.rate, family).toBeLessThanOrEqual(0.02);
-      // The movers trace the corridors: they fail on the score, not on the path.
-      expect(rates.replay.rate, family).toBeGreaterThanOrEqual(0.9);
+    for (const { name } of BOT_FAMILIES) {
+      const rates = report.families[name]!;
+      expect(rates.scorer.n).toBe(120);
+      expect(rates.scorer.rate, name).toBeLessThanOrEqual(0.02);
+      expect(rates.endToEnd.rate, name).toBeLessThanOrEqual(0.02);
+      // The movers trace the corridors: they fail on the score, not on the path (Hero's curves,
+      // whose spread cannot be set, cross walls in about half of its traces).
+      expect(rates.replay.rate, name).toBeGreaterThanOrEqual(name === 'hero' ? 0.4 : 0.9);
     }
     // End to end, a source's first copy is a person's own movement and may pass; no later copy may.
     const sources = new Set(data.replays.map((s) => s.user)).size;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultTable } from '../../../src/core/scoring/ScoringTable.js';
+import { defaultTable, scoringTables } from '../../../src/core/scoring/ScoringTable.js';
 import { MemoryStore } from '../../../src/store/MemoryStore.js';
 import { TraceFingerprints } from '../../../src/core/scoring/TraceFingerprints.js';
 import { inferInputType } from '../../../src/core/scoring/inferInputType.js';
@@ -109,14 +109,20 @@ describe('inferInputType', () => {
 });
 
 describe('parseScoringConfig', () => {
-  it('defaults to enforce at the calibrated threshold', () => {
-    expect(parseScoringConfig({})).toEqual({ mode: 'enforce', threshold: defaultTable.threshold });
+  it('defaults to enforce with table v2 at its calibrated threshold', () => {
+    expect(defaultTable).toBe(scoringTables.v2);
+    expect(parseScoringConfig({})).toEqual({ mode: 'enforce', threshold: scoringTables.v2.threshold, table: 'v2' });
   });
-  it('reads SCORING_MODE and SCORE_THRESHOLD', () => {
-    expect(parseScoringConfig({ SCORING_MODE: 'shadow', SCORE_THRESHOLD: '0.3' })).toEqual({ mode: 'shadow', threshold: 0.3 });
+  it('reads SCORING_MODE, SCORING_TABLE and SCORE_THRESHOLD', () => {
+    expect(parseScoringConfig({ SCORING_MODE: 'shadow', SCORE_THRESHOLD: '0.3' })).toEqual({ mode: 'shadow', threshold: 0.3, table: 'v2' });
     expect(parseScoringConfig({ SCORING_MODE: 'off' }).mode).toBe('off');
+    // v1 stays selectable, with its own calibrated threshold unless one is given.
+    expect(parseScoringConfig({ SCORING_TABLE: 'v1' })).toEqual({ mode: 'enforce', threshold: scoringTables.v1.threshold, table: 'v1' });
+    expect(parseScoringConfig({ SCORING_TABLE: ' v1 ', SCORE_THRESHOLD: '0.7' })).toEqual({ mode: 'enforce', threshold: 0.7, table: 'v1' });
   });
   it('refuses bad values by name', () => {
+    expect(() => parseScoringConfig({ SCORING_TABLE: 'v3' })).toThrow(/SCORING_TABLE/);
+    expect(() => parseScoringConfig({ SCORING_TABLE: 'toString' })).toThrow(/SCORING_TABLE/);
     expect(() => parseScoringConfig({ SCORING_MODE: 'strict' })).toThrow(/SCORING_MODE/);
     expect(() => parseScoringConfig({ SCORE_THRESHOLD: '1.5' })).toThrow(/SCORE_THRESHOLD/);
     expect(() => parseScoringConfig({ SCORE_THRESHOLD: 'high' })).toThrow(/SCORE_THRESHOLD/);

@@ -1,0 +1,51 @@
+import type { Maze, RawEvent } from '../../../src/kernel/index.js';
+import type { Pt } from '../mazePath.js';
+import type { Rng } from '../random.js';
+import { dispatch, frameTimes, type Dpr } from './dispatch.js';
+
+/** Frame cadences (ms) of the self-written movers: every 125 Hz sensor report, 60 Hz frames, a 33 ms throttle. */
+export type Cadence = 8 | 16 | 33;
+export const CADENCES: readonly Cadence[] = [8, 16, 33];
+
+const SENSOR_MS = 8;
+
+/**
+ * Events of a motion given at every ms (`path[t]`), as a browser reports a 125 Hz mouse: at the
+ * 8 ms cadence every sensor report with its own time; at 16 and 33 ms one event per (jittered,
+ * sometimes dropped) frame, at the position of the last report before it. So the steps between
+ * events vary by whole sensor reports, as recorded mouse movement does.
+ */
+export function sampleMotion(rng: Rng, maze: Maze, path: readonly Pt[], cadence: Cadence, dpr: Dpr): RawEvent[] {
+  const phase = rng.uniform(0, SENSOR_MS);
+  const end = path.length - 1;
+  const at = (t: number) => path[Math.min(end, Math.max(0, Math.floor(t)))]!;
+  const points: { x: number; y: number; t: number }[] = [];
+  if (cadence === SENSOR_MS) {
+    for (let t = phase; t < end; t += SENSOR_MS + 0.2 * rng.gauss()) points.push({ ...at(t), t });
+  } else {
+    const period = cadence === 16 ? 1000 / 60 : cadence;
+    for (const t of frameTimes(rng, Math.ceil(end / period), period)) {
+      const report = phase + Math.floor((t - phase) / SENSOR_MS) * SENSOR_MS;
+      points.push({ ...at(report), t });
+    }
+  }
+  points.push({ ...path[end]!, t: end });
+  return dispatch(rng, maze, points, { timing: 'native', dpr });
+}
+
+/**
+ * Physiological tremor: two sinusoids in the 8 to 12 Hz band per axis, a fraction of a pixel,
+ * with slowly drifting amplitude; returns the offset at time t (ms).
+ */
+export function tremor(rng: Rng): (t: number) => Pt {
+  const waves = Array.from({ length: 4 }, () => ({ f: rng.uniform(8, 12) / 1000, a: rng.uniform(0.1, 0.5), phase: rng.uniform(0, 2 * Math.PI) }));
+  const drift = rng.uniform(0.3, 1) / 1000;
+  return (t) => {
+    const g = 0.7 + 0.3 * Math.sin(2 * Math.PI * drift * t);
+    const [a, b, c, d] = waves as [typeof waves[0], typeof waves[0], typeof waves[0], typeof waves[0]];
+    return {
+      x: g * (a.a * Math.sin(2 * Math.PI * a.f * t + a.phase) + b.a * Math.sin(2 * Math.PI * b.f * t + b.phase)),
+      y: g * (c.a * Math.sin(2 * Math.PI * c.f * t + c.phase) + d.a * Math.sin(2 * Math.PI * d.f * t + d.phase)),
+    };
+  };
+}
