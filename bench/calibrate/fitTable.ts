@@ -23,6 +23,8 @@ export const MODEL_FEATURES: readonly [FeatureName, ScoringTerm['transform']][] 
   ['corridor_deviation_sd', 'log'],
   ['on_rail_fraction', 'identity'],
   ['jitter_ratio', 'log'],
+  ['speed_roughness', 'log'],
+  ['step_roughness', 'log'],
 ];
 
 const slot = (name: FeatureName) => FEATURE_NAMES.indexOf(name);

@@ -6,6 +6,8 @@ import type { CalibrationKernel, Sample } from './samples.js';
 export interface LeftOut extends FamilyRates {
   /** The threshold fitted without the family (on calibration humans). */
   threshold: number;
+  /** By variant (timing, pixel ratio), when the family has several. */
+  variants?: Record<string, FamilyRates>;
 }
 
 /**
@@ -25,7 +27,8 @@ export async function leaveOneFamilyOut(
     const others = calibration.bots.filter((b) => b.kind !== family);
     const table = await fitCalibration(kernel, base, values, calibration.humans, others);
     const scored = await scoreAll(kernel, table, heldOutBots.filter((b) => b.kind === family), table.threshold);
-    out[family] = { ...botRates(scored, table.threshold).families[family]!, threshold: table.threshold };
+    const rates = botRates(scored, table.threshold);
+    out[family] = { ...rates.families[family]!, threshold: table.threshold, ...(rates.variants[family] ? { variants: rates.variants[family] } : {}) };
   }
   return out;
 }

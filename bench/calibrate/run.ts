@@ -72,10 +72,11 @@ for (const [family, r] of Object.entries(report.families) as [string, FamilyRate
   const out = leftOut[family];
   row(family, String(r.scorer.n), [pct(r.replay), pct(r.scorer), pct(r.endToEnd), ...(out ? [pct(out.scorer), pct(out.endToEnd)] : [])]);
 }
-console.log('\nby variant (timing, device pixel ratio), table as fitted:');
+console.log('\nby variant (timing, device pixel ratio):');
 for (const family of BOT_FAMILIES.filter((f) => f.variants.length > 1)) {
   for (const [variant, r] of Object.entries(report.variants[family.name] ?? {})) {
-    row(`  ${family.name}, ${variant}`, String(r.scorer.n), [pct(r.replay), pct(r.scorer), pct(r.endToEnd)]);
+    const out = leftOut[family.name]?.variants?.[variant];
+    row(`  ${family.name}, ${variant}`, String(r.scorer.n), [pct(r.replay), pct(r.scorer), pct(r.endToEnd), ...(out ? [pct(out.scorer), pct(out.endToEnd)] : [])]);
   }
 }
 console.log(`  replay copies after a source's first, scorer accepts (n=${report.replayRepeats.n}): ${pct(report.replayRepeats)}`);
