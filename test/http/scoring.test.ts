@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCRIPTED_FAMILIES, type ScriptedFamily, botEvents } from '../../bench/calibrate/bots.js';
+import { BOT_FAMILIES } from '../../bench/calibrate/bots/families.js';
 import { CELL } from '../../bench/calibrate/mazePath.js';
 import { Rng } from '../../bench/calibrate/random.js';
 import { defaultConfig } from '../../src/config.js';
@@ -71,6 +72,18 @@ async function botFor(ch: Challenge, family: ScriptedFamily): Promise<RawEvent[]
   throw new Error(`no ${family} trace replays on this maze`);
 }
 
+/** A public mover's solve of `ch` in one of its variants (the first seed whose trace replays). */
+async function toolFor(ch: Challenge, name: string, variant: string): Promise<RawEvent[]> {
+  const kernel = await testKernel();
+  const family = BOT_FAMILIES.find((f) => f.name === name)!;
+  const maze = kernel.generateMaze(mazeOf(ch));
+  for (let seed = 1; seed <= 40; seed++) {
+    const events = await family.events(new Rng(seed), maze, family.variants.indexOf(variant));
+    if (await replays(ch, events)) return events;
+  }
+  throw new Error(`no ${name} trace replays on this maze`);
+}
+
 const ARROWS: Record<string, string> = { '1,0': 'ArrowRight', '-1,0': 'ArrowLeft', '0,1': 'ArrowDown', '0,-1': 'ArrowUp' };
 
 /**
@@ -115,6 +128,18 @@ describe('scoring enforced at the calibrated threshold (the default)', () => {
   it.each(SCRIPTED_FAMILIES)('rejects the scripted %s mover with behavioral_rejected and score 0', async (family) => {
     const ch = await challenge(enforced);
     const events = await botFor(ch, family);
+    expect(await offlineScore(ch, events)).toBeLessThan(threshold);
+    expect(await verify(enforced, ch, events)).toEqual(rejected('behavioral_rejected'));
+  });
+
+  it.each([
+    ['ghost-cursor', 'native timing, dpr 1'],
+    ['ghost-cursor', '16 ms frames, dpr 2'],
+    ['hero', 'native timing, dpr 1'],
+    ['hero', '33 ms frames, dpr 1'],
+  ])('rejects the public mover %s (%s) chained through the turn points with behavioral_rejected', async (name, variant) => {
+    const ch = await challenge(enforced);
+    const events = await toolFor(ch, name, variant);
     expect(await offlineScore(ch, events)).toBeLessThan(threshold);
     expect(await verify(enforced, ch, events)).toEqual(rejected('behavioral_rejected'));
   });

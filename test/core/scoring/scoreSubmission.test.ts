@@ -5,6 +5,7 @@ import { TraceFingerprints } from '../../../src/core/scoring/TraceFingerprints.j
 import { inferInputType } from '../../../src/core/scoring/inferInputType.js';
 import { parseScoringConfig } from '../../../src/core/scoring/parseScoringConfig.js';
 import { scoreSubmission } from '../../../src/core/scoring/scoreSubmission.js';
+import { FEATURE_NAMES } from '../../../src/kernel/features.js';
 import { packEvents, type MazeParams, type RawEvent } from '../../../src/kernel/index.js';
 import type { CalibrationKernel } from '../../../bench/calibrate/samples.js';
 import { botEvents } from '../../../bench/calibrate/bots.js';
@@ -65,6 +66,21 @@ describe('scoreSubmission', () => {
       expect(r.inputType).toBe('mouse');
       expect(r.score, family).toBeLessThan(defaultTable.threshold);
     }
+  });
+
+  it('keeps v1 working beside v2: its terms are found by name among the appended features', async () => {
+    for (const table of Object.values(scoringTables)) {
+      for (const model of Object.values(table.types)) for (const term of model.terms) expect(FEATURE_NAMES).toContain(term.feature);
+    }
+    const v2Only = scoringTables.v2.types.mouse.terms.filter((t) => !scoringTables.v1.types.mouse.terms.some((u) => u.feature === t.feature));
+    expect(v2Only.map((t) => t.feature)).toEqual(['speed_roughness', 'step_roughness']);
+    const events = botEvents('linear', new Rng(5), kernel.generateMaze(maze));
+    const input = { maze, cellSize: 40, events: packEvents(events), rawEvents: events };
+    const v1 = await scoreSubmission({ kernel, table: scoringTables.v1, fingerprints: newFingerprints() }, input);
+    const v2 = await scoreSubmission({ kernel, table: scoringTables.v2, fingerprints: newFingerprints() }, input);
+    expect(v1.score).toBeLessThan(scoringTables.v1.threshold);
+    expect(v2.score).toBeLessThan(scoringTables.v2.threshold);
+    expect(v1.score).not.toBe(v2.score);
   });
 
   it('scores a copy of an accepted trace 0, even shifted in time and re-timed', async () => {
