@@ -265,8 +265,9 @@ export function features(count: i32, seed: u32, w: i32, h: i32, d: f64, cellSize
     // that jitters only its dispatch times, the speeds vary but the steps do not.
     const v = dt > 0.0 ? step / dt : -1.0;
     if (v > ROUGH_SPEED && rawSpeed > ROUGH_SPEED) {
-      roughSum += Math.abs(Math.log(v / rawSpeed));
-      stepRoughSum += Math.abs(Math.log(step / rawStep));
+      // |a - b| / (a + b): tanh of half |ln(a / b)|, without a logarithm per event.
+      roughSum += Math.abs(v - rawSpeed) / (v + rawSpeed);
+      stepRoughSum += Math.abs(step - rawStep) / (step + rawStep);
       roughN += 1.0;
     }
     rawSpeed = v;
