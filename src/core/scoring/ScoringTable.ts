@@ -4,13 +4,17 @@ import v2 from './tables/v2.json' with { type: 'json' };
 
 export type InputType = 'mouse' | 'touch' | 'pen' | 'keyboard';
 
-/** One feature's contribution: weight * clamp((transform(value) - center) / scale, -4, 4). */
+/**
+ * One feature's contribution: weight * z with z = clamp((transform(value) - center) / scale,
+ * -4, 4), or weight * |z| for a `fold` term (a distance from the human median either way).
+ */
 export interface ScoringTerm {
   feature: FeatureName;
   transform: 'identity' | 'log';
   center: number;
   scale: number;
   weight: number;
+  fold?: boolean;
 }
 
 export interface InputTable {

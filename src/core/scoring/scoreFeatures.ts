@@ -11,7 +11,8 @@ export function featureLogit(model: InputTable, values: Float64Array): number {
     const raw = values[SLOT.get(term.feature)!]!;
     const x = term.transform === 'log' ? Math.log(0.01 + Math.max(0, raw)) : raw;
     const z = Math.min(Z_LIMIT, Math.max(-Z_LIMIT, (x - term.center) / term.scale));
-    logit += term.weight * (Number.isFinite(z) ? z : -Z_LIMIT * Math.sign(term.weight));
+    // A value that is not a number counts fully against, whatever the sign of the weight.
+    logit += Number.isFinite(z) ? term.weight * (term.fold ? Math.abs(z) : z) : -Z_LIMIT * Math.abs(term.weight);
   }
   return logit;
 }

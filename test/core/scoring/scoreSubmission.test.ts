@@ -4,6 +4,7 @@ import { MemoryStore } from '../../../src/store/MemoryStore.js';
 import { TraceFingerprints } from '../../../src/core/scoring/TraceFingerprints.js';
 import { inferInputType } from '../../../src/core/scoring/inferInputType.js';
 import { parseScoringConfig } from '../../../src/core/scoring/parseScoringConfig.js';
+import { featureLogit } from '../../../src/core/scoring/scoreFeatures.js';
 import { scoreSubmission } from '../../../src/core/scoring/scoreSubmission.js';
 import { FEATURE_NAMES } from '../../../src/kernel/features.js';
 import { packEvents, type MazeParams, type RawEvent } from '../../../src/kernel/index.js';
@@ -73,7 +74,7 @@ describe('scoreSubmission', () => {
       for (const model of Object.values(table.types)) for (const term of model.terms) expect(FEATURE_NAMES).toContain(term.feature);
     }
     const v2Only = scoringTables.v2.types.mouse.terms.filter((t) => !scoringTables.v1.types.mouse.terms.some((u) => u.feature === t.feature));
-    expect(v2Only.map((t) => t.feature)).toEqual(['speed_roughness', 'step_roughness']);
+    expect(new Set(v2Only.map((t) => t.feature))).toEqual(new Set(['speed_roughness', 'step_roughness']));
     const events = botEvents('linear', new Rng(5), kernel.generateMaze(maze));
     const input = { maze, cellSize: 40, events: packEvents(events), rawEvents: events };
     const v1 = await scoreSubmission({ kernel, table: scoringTables.v1, fingerprints: newFingerprints() }, input);
@@ -81,6 +82,23 @@ describe('scoreSubmission', () => {
     expect(v1.score).toBeLessThan(scoringTables.v1.threshold);
     expect(v2.score).toBeLessThan(scoringTables.v2.threshold);
     expect(v1.score).not.toBe(v2.score);
+  });
+
+  it('a folded term counts the distance from the centre either way; a plain term its signed z', () => {
+    const values = new Float64Array(FEATURE_NAMES.length);
+    const slot = FEATURE_NAMES.indexOf('speed_cv');
+    const term = { feature: 'speed_cv', transform: 'identity', center: 1, scale: 0.5, weight: -2 } as const;
+    const logit = (v: number, fold: boolean) => {
+      values[slot] = v;
+      return featureLogit({ bias: 0, terms: [{ ...term, fold }] }, values);
+    };
+    expect(logit(1.5, true)).toBeCloseTo(-2, 12);
+    expect(logit(0.5, true)).toBeCloseTo(-2, 12);
+    expect(logit(0.5, false)).toBeCloseTo(2, 12);
+    // Clipped at 4 either way; a value that is not a number counts fully against.
+    expect(logit(100, true)).toBeCloseTo(-8, 12);
+    expect(logit(Number.NaN, true)).toBeCloseTo(-8, 12);
+    expect(logit(Number.NaN, false)).toBeCloseTo(-8, 12);
   });
 
   it('scores a copy of an accepted trace 0, even shifted in time and re-timed', async () => {
