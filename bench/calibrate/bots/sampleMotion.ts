@@ -13,7 +13,8 @@ const SENSOR_MS = 8;
  * Events of a motion given at every ms (`path[t]`), as a browser reports a 125 Hz mouse: at the
  * 8 ms cadence every sensor report with its own time; at 16 and 33 ms one event per (jittered,
  * sometimes dropped) frame, at the position of the last report before it. So the steps between
- * events vary by whole sensor reports, as recorded mouse movement does.
+ * events vary by whole sensor reports, as recorded mouse movement does; and, as a browser does,
+ * no move is reported while the position stays on the same pixel.
  */
 export function sampleMotion(rng: Rng, maze: Maze, path: readonly Pt[], cadence: Cadence, dpr: Dpr): RawEvent[] {
   const phase = rng.uniform(0, SENSOR_MS);
@@ -30,7 +31,9 @@ export function sampleMotion(rng: Rng, maze: Maze, path: readonly Pt[], cadence:
     }
   }
   points.push({ ...path[end]!, t: end });
-  return dispatch(rng, maze, points, { timing: 'native', dpr });
+  // A browser reports a pointer move only when the position changes.
+  const events = dispatch(rng, maze, points, { timing: 'native', dpr });
+  return events.filter((e, i) => i === 0 || e.type !== 'move' || e.x !== events[i - 1]!.x || e.y !== events[i - 1]!.y);
 }
 
 /**
