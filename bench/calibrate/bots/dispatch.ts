@@ -1,6 +1,7 @@
 import type { Maze, RawEvent } from '../../../src/kernel/index.js';
 import { toEvents, type Pt } from '../mazePath.js';
 import type { Rng } from '../random.js';
+import { frameTimes } from './frameTimes.js';
 
 /**
  * How a bot's points reach the page: `native` keeps the tool's own times; a frame cadence
@@ -27,17 +28,6 @@ export const ALL_VARIANTS: readonly Variant[] = TIMINGS.flatMap((timing) => DPRS
 /** A point the tool produced; `t` (ms) is its own time when it has one. */
 export interface ToolPoint extends Pt {
   t?: number;
-}
-
-/** Frame times (ms) for `count` points at `period`, jittered, with about 3% of frames dropped. */
-export function frameTimes(rng: Rng, count: number, period: number): number[] {
-  const out: number[] = [];
-  let frame = 0;
-  for (let i = 0; i < count; i++) {
-    if (i > 0) frame += rng.next() < 0.03 ? 2 : 1;
-    out.push(frame * period + Math.abs(rng.gauss()) * 0.8);
-  }
-  return out;
 }
 
 /**

@@ -3,7 +3,8 @@ import { CELL, arcLengths, pointAt, smoothPath } from '../mazePath.js';
 import type { Pt } from '../mazePath.js';
 import type { Rng } from '../random.js';
 import type { Dpr } from './dispatch.js';
-import { sampleMotion, tremor, type Cadence } from './sampleMotion.js';
+import { sampleMotion, type Cadence } from './sampleMotion.js';
+import { tremor } from './tremor.js';
 
 /**
  * A motor-control imitation along the corner-rounded centre-line: speed follows the two-thirds

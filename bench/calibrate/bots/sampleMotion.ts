@@ -1,7 +1,8 @@
 import type { Maze, RawEvent } from '../../../src/kernel/index.js';
 import type { Pt } from '../mazePath.js';
 import type { Rng } from '../random.js';
-import { dispatch, frameTimes, type Dpr } from './dispatch.js';
+import { dispatch, type Dpr } from './dispatch.js';
+import { frameTimes } from './frameTimes.js';
 
 /** Frame cadences (ms) of the self-written movers: every 125 Hz sensor report, 60 Hz frames, a 33 ms throttle. */
 export type Cadence = 8 | 16 | 33;
@@ -34,21 +35,4 @@ export function sampleMotion(rng: Rng, maze: Maze, path: readonly Pt[], cadence:
   // A browser reports a pointer move only when the position changes.
   const events = dispatch(rng, maze, points, { timing: 'native', dpr });
   return events.filter((e, i) => i === 0 || e.type !== 'move' || e.x !== events[i - 1]!.x || e.y !== events[i - 1]!.y);
-}
-
-/**
- * Physiological tremor: two sinusoids in the 8 to 12 Hz band per axis, a fraction of a pixel,
- * with slowly drifting amplitude; returns the offset at time t (ms).
- */
-export function tremor(rng: Rng): (t: number) => Pt {
-  const waves = Array.from({ length: 4 }, () => ({ f: rng.uniform(8, 12) / 1000, a: rng.uniform(0.1, 0.5), phase: rng.uniform(0, 2 * Math.PI) }));
-  const drift = rng.uniform(0.3, 1) / 1000;
-  return (t) => {
-    const g = 0.7 + 0.3 * Math.sin(2 * Math.PI * drift * t);
-    const [a, b, c, d] = waves as [typeof waves[0], typeof waves[0], typeof waves[0], typeof waves[0]];
-    return {
-      x: g * (a.a * Math.sin(2 * Math.PI * a.f * t + a.phase) + b.a * Math.sin(2 * Math.PI * b.f * t + b.phase)),
-      y: g * (c.a * Math.sin(2 * Math.PI * c.f * t + c.phase) + d.a * Math.sin(2 * Math.PI * d.f * t + d.phase)),
-    };
-  };
 }

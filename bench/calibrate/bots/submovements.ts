@@ -2,7 +2,8 @@ import type { Maze, RawEvent } from '../../../src/kernel/index.js';
 import { CELL, type Pt } from '../mazePath.js';
 import type { Rng } from '../random.js';
 import type { Dpr } from './dispatch.js';
-import { sampleMotion, tremor, type Cadence } from './sampleMotion.js';
+import { sampleMotion, type Cadence } from './sampleMotion.js';
+import { tremor } from './tremor.js';
 import { waypoints } from './waypoints.js';
 
 interface Stroke {
