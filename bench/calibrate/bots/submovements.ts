@@ -52,7 +52,7 @@ export function submovementEvents(rng: Rng, maze: Maze, cadence: Cadence, dpr: D
       end = next + duration;
       next += duration * rng.uniform(0.6, 0.9);
     }
-    t = rng.next() < 0.35 ? end + rng.uniform(60, 350) : next;
+    t = rng.next() < 0.35 ? end + rng.uniform(150, 900) : next;
   }
   const duration = Math.ceil(Math.max(t, ...strokes.map((s) => s.t0 + s.duration)) + rng.uniform(50, 200));
   const shake = tremor(rng);
@@ -72,7 +72,8 @@ export function submovementEvents(rng: Rng, maze: Maze, cadence: Cadence, dpr: D
     py = y;
     nx = 0.97 * nx + noise * speed * 10 * rng.gauss();
     ny = 0.97 * ny + noise * speed * 10 * rng.gauss();
-    const s = shake(ms);
+    // A mouse resting on the desk does not pass the hand's tremor on: only a moving one shakes.
+    const s = speed > 0.02 ? shake(ms) : { x: 0, y: 0 };
     path.push({ x: x + nx + s.x, y: y + ny + s.y });
   }
   return sampleMotion(rng, maze, path, cadence, dpr);
