@@ -5,7 +5,7 @@ import { EVENTS, EVENT_BYTES, MAX_EVENTS } from './memory';
 import { MAX_SIDE, MIN_SIDE, WALL_E, WALL_N, WALL_S, WALL_W, generateMaze, wallAt } from './maze';
 
 /** Feature slots, then FINGERPRINT_SIZE samples of the trace's shape (two curves of SHAPE_POINTS). */
-export const FEATURE_COUNT: i32 = 32;
+export const FEATURE_COUNT: i32 = 34;
 const SHAPE_POINTS: i32 = 24;
 export const FINGERPRINT_SIZE: i32 = 2 * SHAPE_POINTS;
 const OUT: usize = memory.data((FEATURE_COUNT + FINGERPRINT_SIZE) << 3, 16);
@@ -27,6 +27,11 @@ const PAUSE_MIN: f64 = 0.12;
 const MOVE_SPEED: f64 = 1.0;
 /** Turning angles are only measured between steps at least this fast (cells/s). */
 const TURN_SPEED: f64 = 0.5;
+/**
+ * Speed (cells/s) above which consecutive raw events' speeds are compared for roughness (below
+ * it, whole-pixel rounding dominates the step).
+ */
+const ROUGH_SPEED: f64 = 3.0;
 /** Distance (cells) from the corridor centre-line that counts as riding it. */
 const RAIL: f64 = 0.03;
 /** Bins of the interval histogram: 1 ms each, the last one for everything longer. */
@@ -206,6 +211,7 @@ export function features(count: i32, seed: u32, w: i32, h: i32, d: f64, cellSize
   let path: f64 = 0;
   let dtN: f64 = 0, dt1: f64 = 0, dt2: f64 = 0, dt3: f64 = 0, dt4: f64 = 0, dtZero: f64 = 0, dtMax: f64 = 0;
   let backwards: f64 = 0;
+  let rawSpeed: f64 = -1, rawStep: f64 = 0, roughSum: f64 = 0, stepRoughSum: f64 = 0, roughN: f64 = 0;
   let devSum: f64 = 0, devSq: f64 = 0, onRail: f64 = 0, outside: f64 = 0;
   let sampleIndex: i32 = 0;
   for (let i = 0; i < count; i++) {
@@ -251,7 +257,21 @@ export function features(count: i32, seed: u32, w: i32, h: i32, d: f64, cellSize
     if (dt > dtMax) dtMax = dt;
     const bin = ms >= <f64>(DT_BINS - 1) ? DT_BINS - 1 : <i32>ms;
     store<u32>(DT_HIST + (<usize>bin << 2), load<u32>(DT_HIST + (<usize>bin << 2)) + 1);
-    path += Math.sqrt((x - px) * (x - px) + (y - py) * (y - py));
+    const step = Math.sqrt((x - px) * (x - px) + (y - py) * (y - py));
+    path += step;
+    // Event-to-event speed roughness: a hand's sensor reports reach the page unevenly (report
+    // and frame clocks beat, timestamps are quantised), so consecutive speeds differ much more
+    // than a curve sampled by a script. The steps alone vary as much for a hand; for a script
+    // that jitters only its dispatch times, the speeds vary but the steps do not.
+    const v = dt > 0.0 ? step / dt : -1.0;
+    if (v > ROUGH_SPEED && rawSpeed > ROUGH_SPEED) {
+      // |a - b| / (a + b): tanh of half |ln(a / b)|, without a logarithm per event.
+      roughSum += Math.abs(v - rawSpeed) / (v + rawSpeed);
+      stepRoughSum += Math.abs(step - rawStep) / (step + rawStep);
+      roughN += 1.0;
+    }
+    rawSpeed = v;
+    rawStep = step;
     // Linear resampling; after a rest gap the point is held, then moves in the last REST_GAP/2.
     const from = dt > REST_GAP ? t - REST_GAP * 0.5 : tPrev;
     const span = t - from;
@@ -317,6 +337,8 @@ export function features(count: i32, seed: u32, w: i32, h: i32, d: f64, cellSize
   put(29, resampledPath > 0.0 ? path / resampledPath : 0.0);
   put(30, n > 0.0 ? outside / n : 0.0);
   put(31, backwards);
+  put(32, roughN > 0.0 ? roughSum / roughN : 0.0);
+  put(33, roughN > 0.0 ? stepRoughSum / roughN : 0.0);
   if (duration > 0.0 && path > 0.0) shape(count, keyboard, kx, ky, ox, t0, duration, path, n);
   return FEATURE_COUNT;
 }

@@ -4,6 +4,7 @@ import { createHash, webcrypto } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { Bench, type Task } from 'tinybench';
 import { loadKernel, type Cell, type Kernel, type MazeParams, type RawEvent } from '../src/kernel/index.js';
+import { openKernel } from './calibrate/samples.js';
 import type { Row, Section } from './run.js';
 
 const CELL = 40;
@@ -102,6 +103,11 @@ export async function runKernelBench(): Promise<Section> {
     for (let i = 0; i < events2000.length; i += 4) s += events2000[i]! + events2000[i + 1]! + events2000[i + 3]!;
     sink += s;
   });
+  // What /verify's scoring runs per trace: the kernel's feature pass over the packed events.
+  const scorer = await openKernel(new URL('../build/kernel.wasm', import.meta.url));
+  bench.add('features 2000 events (scoring)', () => {
+    scorer.features(maze, events2000, CELL);
+  });
   const raw2000 = raw.get(2000)!;
   bench.add('packEvents 2000 raw events', () => {
     k.packEvents(raw2000);
@@ -179,6 +185,7 @@ export async function runKernelBench(): Promise<Section> {
     value: median('replay 2000 events') / median('plain JS read of 2000 packed events'),
   });
   rows.push({ name: 'replay 2000 events, median (us)', value: median('replay 2000 events') * 1000, target: '< 50' });
+  rows.push({ name: 'features 2000 events, median (us)', value: median('features 2000 events (scoring)') * 1000, target: '< 100' });
   const size = statSync(new URL('../build/kernel.wasm', import.meta.url)).size;
   rows.push({ name: 'release kernel.wasm (KiB)', value: size / 1024, target: '< 64' });
 

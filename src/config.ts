@@ -36,7 +36,7 @@ export interface Config {
   cellSize: number;
   challengeTtlMs: number;
   probeProbability: number;
-  /** SCORING_MODE and SCORE_THRESHOLD (default: the scoring table's calibrated threshold). */
+  /** SCORING_MODE, SCORING_TABLE and SCORE_THRESHOLD (default: the scoring table's calibrated threshold). */
   scoring: ScoringConfig;
   /** WEBAUTHN_MODE, WEBAUTHN_RP_ID, WEBAUTHN_ORIGIN, WEBAUTHN_RP_NAME. */
   webauthn: WebAuthnConfig;

@@ -7,8 +7,8 @@ import type { Rng } from './random.js';
  * it as a browser would (60 Hz Date.now frames, 10 ms polling or a 33 ms throttle), so timing
  * alone does not give a bot away.
  */
-export type BotFamily = 'linear' | 'bezier' | 'minjerk' | 'windmouse';
-export const BOT_FAMILIES: readonly BotFamily[] = ['linear', 'bezier', 'minjerk', 'windmouse'];
+export type ScriptedFamily = 'linear' | 'bezier' | 'minjerk' | 'windmouse';
+export const SCRIPTED_FAMILIES: readonly ScriptedFamily[] = ['linear', 'bezier', 'minjerk', 'windmouse'];
 
 interface Motion {
   duration: number;
@@ -68,7 +68,7 @@ function legs(rng: Rng, maze: Maze, speed: number, ease: (f: number) => number, 
 
 const straight = (a: Pt, b: Pt) => (f: number) => ({ x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f });
 
-function motion(family: BotFamily, rng: Rng, maze: Maze): Motion {
+function motion(family: ScriptedFamily, rng: Rng, maze: Maze): Motion {
   switch (family) {
     case 'linear': {
       const line = polyline(corners(maze));
@@ -156,7 +156,7 @@ function windMouse(rng: Rng, maze: Maze): Motion {
 }
 
 /** Events of one bot of `family` solving `maze`, in whole screen pixels as a browser reports. */
-export function botEvents(family: BotFamily, rng: Rng, maze: Maze): RawEvent[] {
+export function botEvents(family: ScriptedFamily, rng: Rng, maze: Maze): RawEvent[] {
   const m = motion(family, rng, maze);
   const pts = clock(rng, m.duration).map((t) => {
     const p = m.at(t);

@@ -7,6 +7,11 @@ const COLOURS: Record<string, string> = {
   bezier: '#ff7f0e',
   minjerk: '#9467bd',
   windmouse: '#8c564b',
+  'ghost-cursor': '#e377c2',
+  hero: '#bcbd22',
+  'windmouse-npm': '#17becf',
+  submovements: '#2ca02c',
+  'power-law': '#393b79',
   replay: '#7f7f7f',
 };
 const BINS = 25;
@@ -21,8 +26,9 @@ export function drawReport(scoredBy: Readonly<Record<Capture, readonly Scored[]>
   const kinds = Object.keys(COLOURS).filter((k) => scored.some((s) => s.sample.kind === k));
   const byKind = new Map(kinds.map((k) => [k, scored.filter((s) => s.sample.kind === k)]));
   const W = 420, H = 300, pad = 45;
+  const legendRows = Math.ceil(kinds.length / 3);
   const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${2 * W + 20}" height="${H + 80}" font-family="sans-serif" font-size="11">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${2 * W + 20}" height="${H + 40 + 16 * legendRows}" font-family="sans-serif" font-size="11">`,
     `<rect width="100%" height="100%" fill="white"/>`,
   ];
   // Left: histograms, y = log10 share from 1e-3 to 1.
@@ -49,7 +55,7 @@ export function drawReport(scoredBy: Readonly<Record<Capture, readonly Scored[]>
     out.push(`<text x="${lx + 14}" y="${ly + 9}">${k} (n=${xs.length})</text>`);
   });
   histogram(scoredBy.throttle33, COLOURS.human!, '2 2');
-  out.push(`<text x="${x0}" y="${H + 57}">dotted: human at the 33 ms throttle (n=${scoredBy.throttle33.length})</text>`);
+  out.push(`<text x="${x0}" y="${H + 25 + 16 * legendRows}">dotted: human at the 33 ms throttle (n=${scoredBy.throttle33.length})</text>`);
   // Right: trade-off over thresholds.
   const rx = W + 20 + pad, rw = W - pad - 10;
   const tx = (v: number) => rx + v * rw;

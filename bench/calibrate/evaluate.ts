@@ -3,10 +3,10 @@ import { MemoryStore } from '../../src/store/MemoryStore.js';
 import { TraceFingerprints } from '../../src/core/scoring/TraceFingerprints.js';
 import { scoreSubmission } from '../../src/core/scoring/scoreSubmission.js';
 import type { ScoringTable } from '../../src/core/scoring/ScoringTable.js';
-import { BOT_FAMILIES } from './bots.js';
 import { composeTraces, isHeldOut, loadSegments, type HumanTrace } from './humans.js';
 import { CELL } from './mazePath.js';
 import { Rng } from './random.js';
+import type { BotFamily } from './bots/families.js';
 import { CAPTURES, botSamples, humanSamples, replaySamples, type CalibrationKernel, type Capture, type Sample } from './samples.js';
 import { macroRate, wilson, type Rate } from './stats.js';
 
@@ -33,18 +33,19 @@ export interface Dataset {
   replays: Sample[];
 }
 
-export function buildDataset(
+export async function buildDataset(
   kernel: CalibrationKernel,
   traces: readonly HumanTrace[],
   seed: number,
   botsPerFamily: number,
   replaySources: number,
   replayCopies: number,
-): Dataset {
+  families?: readonly BotFamily[],
+): Promise<Dataset> {
   const rng = new Rng(seed);
   const pairs = traces.map((t) => humanSamples(kernel, rng, t));
   const humans = { native: pairs.map((p) => p.native), throttle33: pairs.map((p) => p.throttle33) };
-  const bots = botSamples(kernel, rng, botsPerFamily);
+  const bots = await botSamples(kernel, rng, botsPerFamily, families);
   const sources = every(traces, Math.max(1, Math.floor(traces.length / replaySources))).slice(0, replaySources);
   const replays = sources.flatMap((t, i) => replaySamples(kernel, rng, t, replayCopies, String(i)));
   return { humans, bots, replays };
@@ -137,27 +138,39 @@ export interface FamilyRates {
 
 export interface BotReport {
   families: Record<string, FamilyRates>;
+  /** Per family, per variant (timing and pixel ratio). */
+  variants: Record<string, Record<string, FamilyRates>>;
   /** Replayed copies the scorer accepts after each source's first accepted copy. */
   replayRepeats: Rate;
 }
 
-/** Acceptance of each scripted family (and of replayed human traces) among `scored` (Wilson CIs). */
+function familyRates(xs: readonly Scored[], threshold: number): FamilyRates {
+  const rate = (ok: (s: Scored) => boolean) => wilson(xs.filter(ok).length, xs.length);
+  return {
+    scorer: rate((s) => acceptedByScorer(s, threshold)),
+    endToEnd: rate((s) => acceptedEndToEnd(s, threshold)),
+    replay: rate((s) => s.replays),
+  };
+}
+
+/** Acceptance of each bot family (and of replayed human traces) among `scored` (Wilson CIs). */
 export function botRates(scored: readonly Scored[], threshold: number): BotReport {
-  const families: Record<string, FamilyRates> = {};
-  for (const f of [...BOT_FAMILIES, 'replay'] as const) {
-    const xs = scored.filter((x) => x.sample.kind === f);
-    const rate = (ok: (s: Scored) => boolean) => wilson(xs.filter(ok).length, xs.length);
-    families[f] = {
-      scorer: rate((s) => acceptedByScorer(s, threshold)),
-      endToEnd: rate((s) => acceptedEndToEnd(s, threshold)),
-      replay: rate((s) => s.replays),
-    };
+  const families: BotReport['families'] = {};
+  const variants: BotReport['variants'] = {};
+  const bots = scored.filter((x) => x.sample.kind !== 'human');
+  for (const f of new Set(bots.map((x) => x.sample.kind))) {
+    const xs = bots.filter((x) => x.sample.kind === f);
+    families[f] = familyRates(xs, threshold);
+    const named = xs.filter((x) => x.sample.variant !== undefined);
+    if (named.length === 0) continue;
+    variants[f] = {};
+    for (const v of new Set(named.map((x) => x.sample.variant!))) variants[f][v] = familyRates(named.filter((x) => x.sample.variant === v), threshold);
   }
   const replays = scored.filter((x) => x.sample.kind === 'replay');
   const accepted = replays.filter((x) => acceptedByScorer(x, threshold));
   const firsts = new Set(accepted.map((x) => x.sample.user)).size;
   const sources = new Set(replays.map((x) => x.sample.user)).size;
-  return { families, replayRepeats: wilson(accepted.length - firsts, replays.length - sources) };
+  return { families, variants, replayRepeats: wilson(accepted.length - firsts, replays.length - sources) };
 }
 
 export interface Report extends BotReport {

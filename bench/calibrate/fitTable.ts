@@ -23,6 +23,8 @@ export const MODEL_FEATURES: readonly [FeatureName, ScoringTerm['transform']][] 
   ['corridor_deviation_sd', 'log'],
   ['on_rail_fraction', 'identity'],
   ['jitter_ratio', 'log'],
+  ['speed_roughness', 'log'],
+  ['step_roughness', 'log'],
 ];
 
 const slot = (name: FeatureName) => FEATURE_NAMES.indexOf(name);
@@ -44,15 +46,22 @@ export interface Labelled {
 /**
  * Fits a logistic model: features centred on the human median and scaled by the human
  * interquartile range, clipped to +-4, with L2 regularisation (so no single feature decides).
+ * Each feature enters twice: as z (a direction the bots taught) and folded, as |z| with a
+ * weight kept at or below 0, so a trace far from people in any direction loses score even
+ * where no bot in the fit went.
  */
 export function fitTable(data: readonly Labelled[], lambda = 0.02, iterations = 3000): InputTable {
-  const terms: ScoringTerm[] = MODEL_FEATURES.map(([feature, transform]) => {
+  const linear: ScoringTerm[] = MODEL_FEATURES.map(([feature, transform]) => {
     const xs = data.filter((d) => d.human).map((d) => tf(transform, d.values[slot(feature)]!)).sort((a, b) => a - b);
     const iqr = quantile(xs, 0.75) - quantile(xs, 0.25);
     return { feature, transform, center: quantile(xs, 0.5), scale: Math.max(iqr / 1.349, 1e-3), weight: 0 };
   });
+  const terms: ScoringTerm[] = [...linear, ...linear.map((t) => ({ ...t, fold: true }))];
   const z = data.map((d) =>
-    terms.map((t) => Math.min(4, Math.max(-4, (tf(t.transform, d.values[slot(t.feature)]!) - t.center) / t.scale))),
+    terms.map((t) => {
+      const v = Math.min(4, Math.max(-4, (tf(t.transform, d.values[slot(t.feature)]!) - t.center) / t.scale));
+      return t.fold ? Math.abs(v) : v;
+    }),
   );
   const w = new Float64Array(terms.length);
   let bias = 0;
@@ -73,13 +82,13 @@ export function fitTable(data: readonly Labelled[], lambda = 0.02, iterations = 
       m[k] = 0.9 * m[k]! + 0.1 * g[k]!;
       v[k] = 0.999 * v[k]! + 0.001 * g[k]! * g[k]!;
       const step = (0.05 * (m[k]! / (1 - 0.9 ** it))) / (Math.sqrt(v[k]! / (1 - 0.999 ** it)) + 1e-8);
-      if (k < terms.length) w[k]! -= step;
+      if (k < terms.length) w[k] = terms[k]!.fold ? Math.min(0, w[k]! - step) : w[k]! - step;
       else bias -= step;
     }
   }
   const round = (x: number) => Number(x.toPrecision(5));
   return {
     bias: round(bias),
-    terms: terms.map((t, k) => ({ ...t, center: round(t.center), scale: round(t.scale), weight: round(w[k]!) })),
+    terms: terms.map((t, k) => ({ ...t, center: round(t.center), scale: round(t.scale), weight: round(w[k]!) })).filter((t) => !t.fold || t.weight !== 0),
   };
 }

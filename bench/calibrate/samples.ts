@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { extractFeatures } from '../../src/kernel/features.js';
 import { MAX_MAZE_SIDE, MIN_MAZE_SIDE, WasmKernel, kernelFromInstance, type Kernel, type MazeParams, type RawEvent } from '../../src/kernel/index.js';
 import type { FeatureSource } from '../../src/core/scoring/FeatureSource.js';
-import { BOT_FAMILIES, botEvents, type BotFamily } from './bots.js';
+import { BOT_FAMILIES, type BotFamily } from './bots/families.js';
 import type { HumanTrace } from './humans.js';
 import { MAX_STRETCH, layOnMaze } from './layOnMaze.js';
 import { CELL, laidLength } from './mazePath.js';
@@ -20,8 +20,10 @@ export async function openKernel(wasmFile: URL): Promise<CalibrationKernel> {
 }
 
 export interface Sample {
-  /** `human` or a bot family. */
-  kind: 'human' | BotFamily | 'replay';
+  /** `human`, `replay` (copies of one human trace) or a bot family's name. */
+  kind: string;
+  /** A bot family's variant (its timing and pixel ratio). */
+  variant?: string;
   user: string;
   /** The study a human trace comes from. */
   source?: string;
@@ -105,11 +107,18 @@ export function replaySamples(kernel: Kernel, rng: Rng, trace: HumanTrace, copie
   });
 }
 
-export function botSample(kernel: Kernel, rng: Rng, family: BotFamily, index: number): Sample {
+/** One bot of `family` solving a random maze, in the family's `variant`-th variant. */
+export async function botSample(kernel: Kernel, rng: Rng, family: BotFamily, variant: number, index: number): Promise<Sample> {
   const maze = randomMaze(rng, 4, 10);
-  return { kind: family, user: `${family}:${index}`, maze, events: botEvents(family, rng, kernel.generateMaze(maze)) };
+  const events = await family.events(rng, kernel.generateMaze(maze), variant);
+  return { kind: family.name, variant: family.variants[variant], user: `${family.name}:${index}`, maze, events };
 }
 
-export function botSamples(kernel: Kernel, rng: Rng, perFamily: number): Sample[] {
-  return BOT_FAMILIES.flatMap((f) => Array.from({ length: perFamily }, (_, i) => botSample(kernel, rng, f, i)));
+/** `perFamily` bots of each family, its variants taking turns. */
+export async function botSamples(kernel: Kernel, rng: Rng, perFamily: number, families: readonly BotFamily[] = BOT_FAMILIES): Promise<Sample[]> {
+  const out: Sample[] = [];
+  for (const family of families) {
+    for (let i = 0; i < perFamily; i++) out.push(await botSample(kernel, rng, family, i % family.variants.length, i));
+  }
+  return out;
 }

@@ -39,6 +39,9 @@ export const FEATURE_NAMES = [
   'jitter_ratio',
   'outside_fraction',
   'backward_timestamps',
+  // Appended after v1 (tables look terms up by name, so older tables keep working).
+  'speed_roughness',
+  'step_roughness',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];

@@ -1,5 +1,6 @@
 /** Starts the server in-process on an ephemeral loopback port, and stops it. */
 import { type Config, defaultConfig } from '../../src/config.js';
+import { DEFAULT_TABLE } from '../../src/core/scoring/parseScoringConfig.js';
 import { defaultTable } from '../../src/core/scoring/ScoringTable.js';
 import type { ServerOptions } from '../../src/http/createServer.js';
 import type { SiteRegistry } from '../../src/core/sites/SiteRegistry.js';
@@ -36,7 +37,7 @@ export function testKernel(): Promise<Kernel> {
 }
 
 /** Scoring off: the synthetic traces of helpers/client.ts are scripted, and rightly score as such. */
-export const SCORING_OFF: Config['scoring'] = { mode: 'off', threshold: defaultTable.threshold };
+export const SCORING_OFF: Config['scoring'] = { mode: 'off', threshold: defaultTable.threshold, table: DEFAULT_TABLE };
 
 let prefixes = 0;
 

@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOT_FAMILIES, type BotFamily, botEvents } from '../../bench/calibrate/bots.js';
+import { SCRIPTED_FAMILIES, type ScriptedFamily, botEvents } from '../../bench/calibrate/bots.js';
+import { BOT_FAMILIES } from '../../bench/calibrate/bots/families.js';
 import { CELL } from '../../bench/calibrate/mazePath.js';
 import { Rng } from '../../bench/calibrate/random.js';
 import { defaultConfig } from '../../src/config.js';
@@ -62,7 +63,7 @@ async function offlineScore(ch: Challenge, events: RawEvent[], probeReactionsMs:
 }
 
 /** A scripted mover of `family` solving `ch` (the first seed whose trace replays). */
-async function botFor(ch: Challenge, family: BotFamily): Promise<RawEvent[]> {
+async function botFor(ch: Challenge, family: ScriptedFamily): Promise<RawEvent[]> {
   const kernel = await testKernel();
   const maze = kernel.generateMaze(mazeOf(ch));
   for (let seed = 1; seed <= 20; seed++) {
@@ -70,6 +71,18 @@ async function botFor(ch: Challenge, family: BotFamily): Promise<RawEvent[]> {
     if (await replays(ch, events)) return events;
   }
   throw new Error(`no ${family} trace replays on this maze`);
+}
+
+/** A public mover's solve of `ch` in one of its variants (the first seed whose trace replays). */
+async function toolFor(ch: Challenge, name: string, variant: string): Promise<RawEvent[]> {
+  const kernel = await testKernel();
+  const family = BOT_FAMILIES.find((f) => f.name === name)!;
+  const maze = kernel.generateMaze(mazeOf(ch));
+  for (let seed = 1; seed <= 40; seed++) {
+    const events = await family.events(new Rng(seed), maze, family.variants.indexOf(variant));
+    if (await replays(ch, events)) return events;
+  }
+  throw new Error(`no ${name} trace replays on this maze`);
 }
 
 const ARROWS: Record<string, string> = { '1,0': 'ArrowRight', '-1,0': 'ArrowLeft', '0,1': 'ArrowDown', '0,-1': 'ArrowUp' };
@@ -100,7 +113,7 @@ const rejected = (code: string) => ({ status: 400, body: { success: false, score
 
 describe('scoring enforced at the calibrated threshold (the default)', () => {
   it('is the start-up default', () => {
-    expect(ENFORCED).toEqual({ mode: 'enforce', threshold: defaultTable.threshold });
+    expect(ENFORCED).toEqual({ mode: 'enforce', threshold: defaultTable.threshold, table: 'v2' });
   });
 
   it.skipIf(!hasHumans)('accepts a held-out person\'s movement laid on the maze; the measured score reaches /siteverify', async () => {
@@ -113,9 +126,21 @@ describe('scoring enforced at the calibrated threshold (the default)', () => {
     expect(r.siteverify!.score).toBeGreaterThanOrEqual(threshold);
   });
 
-  it.each(BOT_FAMILIES)('rejects the scripted %s mover with behavioral_rejected and score 0', async (family) => {
+  it.each(SCRIPTED_FAMILIES)('rejects the scripted %s mover with behavioral_rejected and score 0', async (family) => {
     const ch = await challenge(enforced);
     const events = await botFor(ch, family);
+    expect(await offlineScore(ch, events)).toBeLessThan(threshold);
+    expect(await verify(enforced, ch, events)).toEqual(rejected('behavioral_rejected'));
+  });
+
+  it.each([
+    ['ghost-cursor', 'native timing, dpr 1'],
+    ['ghost-cursor', '16 ms frames, dpr 2'],
+    ['hero', 'native timing, dpr 1'],
+    ['hero', '33 ms frames, dpr 1'],
+  ])('rejects the public mover %s (%s) chained through the turn points with behavioral_rejected', async (name, variant) => {
+    const ch = await challenge(enforced);
+    const events = await toolFor(ch, name, variant);
     expect(await offlineScore(ch, events)).toBeLessThan(threshold);
     expect(await verify(enforced, ch, events)).toEqual(rejected('behavioral_rejected'));
   });
@@ -193,7 +218,7 @@ describe('SCORING_MODE=shadow', () => {
         done();
       },
     });
-    server = await startTestServer({ scoring: { mode: 'shadow', threshold } }, { logger: pino({ level: 'info' }, sink) });
+    server = await startTestServer({ scoring: { ...ENFORCED, mode: 'shadow' } }, { logger: pino({ level: 'info' }, sink) });
   });
   afterAll(async () => {
     await server.close();
@@ -223,7 +248,7 @@ describe('SCORING_MODE=shadow', () => {
 
   it('scores server-measured probe reactions: a fast one lowers the score, a slow one does not', async () => {
     let clock = Date.now();
-    const probed = await startTestServer({ scoring: { mode: 'shadow', threshold }, probeProbability: 1 }, { now: () => clock });
+    const probed = await startTestServer({ scoring: { ...ENFORCED, mode: 'shadow' }, probeProbability: 1 }, { now: () => clock });
     try {
       const solve = async (reactionMs: number, seed: number) => {
         const ch = (await postJson(probed.at('/challenge'), { site_key: 'site-s' })).body as Challenge & { probes: any[] };
@@ -268,7 +293,7 @@ describe('SCORING_MODE=shadow', () => {
 
 describe('SCORING_MODE=off', () => {
   it('accepts a scripted mover without scoring; the token carries 1', async () => {
-    const server = await startTestServer({ scoring: { mode: 'off', threshold } });
+    const server = await startTestServer({ scoring: { ...ENFORCED, mode: 'off' } });
     try {
       const ch = await challenge(server);
       const r = await verify(server, ch, await botFor(ch, 'windmouse'));

@@ -1,11 +1,13 @@
 import type { FeatureName } from '../../kernel/features.js';
 import type { KeyboardFeatureName } from './keyboard/measureKeyboard.js';
+import v1 from './tables/v1.json' with { type: 'json' };
 import v2 from './tables/v2.json' with { type: 'json' };
 
 export type InputType = 'mouse' | 'touch' | 'pen' | 'keyboard';
 
 /**
- * One feature's contribution: weight * clamp((transform(value) - center) / scale, -4, 4).
+ * One feature's contribution: weight * z with z = clamp((transform(value) - center) / scale,
+ * -4, 4), or weight * |z| for a `fold` term (a distance from the human median either way).
  * A kernel feature's term unless `F` says otherwise; a keyboard feature is measured for
  * keyboard solves only.
  */
@@ -21,6 +23,8 @@ export interface ScoringTerm<F extends ScoredFeature = FeatureName> {
    * the human side of the weight).
    */
   missing?: number;
+  /** Weigh |z| instead of z: a distance from the human median in either direction. */
+  fold?: boolean;
 }
 
 /** Every feature a term may weigh. */
@@ -48,4 +52,8 @@ export interface ScoringTable {
   };
 }
 
-export const defaultTable: ScoringTable = v2 as ScoringTable;
+/** The shipped tables by version: `v1` (fitted on four scripted movers), `v2` (also on public mover libraries and motor-control imitations). */
+export const scoringTables = { v1: v1 as ScoringTable, v2: v2 as ScoringTable } as const;
+export type TableVersion = keyof typeof scoringTables;
+
+export const defaultTable: ScoringTable = scoringTables.v2;

@@ -1,4 +1,4 @@
-import { defaultTable } from './ScoringTable.js';
+import { scoringTables, type TableVersion } from './ScoringTable.js';
 
 /** enforce: reject below the threshold; shadow: score and log, never reject; off: no scoring. */
 export type ScoringMode = 'enforce' | 'shadow' | 'off';
@@ -6,21 +6,31 @@ export type ScoringMode = 'enforce' | 'shadow' | 'off';
 export interface ScoringConfig {
   mode: ScoringMode;
   threshold: number;
+  /** The scoring table's version (SCORING_TABLE). */
+  table: TableVersion;
 }
 
+export const DEFAULT_TABLE: TableVersion = 'v2';
+
 /**
- * SCORING_MODE (default enforce) and SCORE_THRESHOLD (default: the calibrated threshold of the
- * scoring table), from the environment. Throws an Error naming the variable for a bad value.
+ * SCORING_MODE (default enforce), SCORING_TABLE (default v2) and SCORE_THRESHOLD (default: the
+ * calibrated threshold of that table), from the environment. Throws an Error naming the
+ * variable for a bad value.
  */
 export function parseScoringConfig(env: Readonly<Record<string, string | undefined>>): ScoringConfig {
   const modeText = env.SCORING_MODE?.trim() || 'enforce';
   if (modeText !== 'enforce' && modeText !== 'shadow' && modeText !== 'off') {
     throw new Error(`SCORING_MODE must be enforce, shadow or off, not ${JSON.stringify(modeText)}`);
   }
+  const tableText = env.SCORING_TABLE?.trim() || DEFAULT_TABLE;
+  if (!Object.hasOwn(scoringTables, tableText)) {
+    throw new Error(`SCORING_TABLE must be ${Object.keys(scoringTables).join(' or ')}, not ${JSON.stringify(tableText)}`);
+  }
+  const table = tableText as TableVersion;
   const thresholdText = env.SCORE_THRESHOLD?.trim();
-  const threshold = thresholdText ? Number(thresholdText) : defaultTable.threshold;
+  const threshold = thresholdText ? Number(thresholdText) : scoringTables[table].threshold;
   if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
     throw new Error(`SCORE_THRESHOLD must be a number in [0, 1], not ${JSON.stringify(thresholdText)}`);
   }
-  return { mode: modeText, threshold };
+  return { mode: modeText, threshold, table };
 }

@@ -27,7 +27,8 @@ export function termContributions(model: InputTable, measured: MeasuredFeatures)
     if (Number.isNaN(raw) && term.missing !== undefined) return term.weight * term.missing;
     const x = term.transform === 'log' ? Math.log(0.01 + Math.max(0, raw)) : raw;
     const z = Math.min(Z_LIMIT, Math.max(-Z_LIMIT, (x - term.center) / term.scale));
-    return term.weight * (Number.isFinite(z) ? z : -Z_LIMIT * Math.sign(term.weight));
+    // A value that is not a number counts fully against, whatever the sign of the weight.
+    return Number.isFinite(z) ? term.weight * (term.fold ? Math.abs(z) : z) : -Z_LIMIT * Math.abs(term.weight);
   });
 }
 

@@ -81,7 +81,11 @@ function resolvePolicy(p: PolicyInFile, fallback: SitePolicy, at: (field: string
     },
     probeProbability: p.probe_probability ?? fallback.probeProbability,
     webauthn,
-    scoring: { mode: p.scoring?.mode ?? fallback.scoring.mode, threshold: p.scoring?.threshold ?? fallback.scoring.threshold },
+    scoring: {
+      mode: p.scoring?.mode ?? fallback.scoring.mode,
+      threshold: p.scoring?.threshold ?? fallback.scoring.threshold,
+      table: fallback.scoring.table,
+    },
     remoteip: p.remoteip ?? fallback.remoteip,
   };
 }

@@ -2,12 +2,13 @@ import type { MazeParams, PackedEvents, RawEvent } from '../../kernel/types.js';
 import type { CoreContext } from '../challenge/context.js';
 import { type Failure, failure } from '../errors.js';
 import type { ScoringConfig } from '../scoring/parseScoringConfig.js';
+import { scoringTables } from '../scoring/ScoringTable.js';
 import type { ReasonCode } from '../scoring/reasons/reasonCodes.js';
 import { scoreSubmission } from '../scoring/scoreSubmission.js';
 
 export interface ScoreCheckInput {
   siteKey: string;
-  /** The site's scoring mode and threshold. */
+  /** The site's scoring mode and threshold, and the server's scoring table. */
   scoring: ScoringConfig;
   maze: MazeParams;
   /** The cell size of the canvas the path replay walked (features are in its cell units). */
@@ -38,7 +39,7 @@ export async function checkScore(ctx: CoreContext, input: ScoreCheckInput): Prom
   const { mode, threshold } = input.scoring;
   if (mode === 'off') return { ok: true, score: UNSCORED, reasons: [] };
   const r = await scoreSubmission(
-    { kernel: ctx.kernel, fingerprints: ctx.fingerprints },
+    { kernel: ctx.kernel, table: scoringTables[input.scoring.table], fingerprints: ctx.fingerprints },
     {
       maze: input.maze,
       cellSize: input.cellSize,

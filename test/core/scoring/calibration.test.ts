@@ -2,12 +2,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultTable } from '../../../src/core/scoring/ScoringTable.js';
-import { BOT_FAMILIES } from '../../../bench/calibrate/bots.js';
+import { defaultTable, scoringTables } from '../../../src/core/scoring/ScoringTable.js';
+import { BOT_FAMILIES } from '../../../bench/calibrate/bots/families.js';
 import { buildDataset, evaluate, every, splitTraces, type Dataset, type HumanRates, type Report } from '../../../bench/calibrate/evaluate.js';
 import type { HumanTrace } from '../../../bench/calibrate/humans.js';
+import { featureValues } from '../../../bench/calibrate/fitCalibration.js';
+import { leaveOneFamilyOut } from '../../../bench/calibrate/leaveOneFamilyOut.js';
 import { MAX_STRETCH, stretchOf } from '../../../bench/calibrate/layOnMaze.js';
-import type { CalibrationKernel } from '../../../bench/calibrate/samples.js';
+import type { CalibrationKernel, Sample } from '../../../bench/calibrate/samples.js';
 import { pct } from '../../../bench/calibrate/stats.js';
 import { kernelWithFeatures } from './kernelWithFeatures.js';
 
@@ -27,7 +29,7 @@ describe.skipIf(!present)('acceptance at the default threshold (held-out users, 
   beforeAll(async () => {
     kernel = await kernelWithFeatures();
     traces = every(splitTraces(dataFile).heldOut, 2);
-    data = buildDataset(kernel, traces, 11, 250, 8, 12);
+    data = await buildDataset(kernel, traces, 11, 120, 8, 12);
     report = (await evaluate(kernel, defaultTable, data, defaultTable.threshold)).report;
     ({ native, throttle33 } = report.humans);
   });
@@ -65,13 +67,14 @@ describe.skipIf(!present)('acceptance at the default threshold (held-out users, 
   });
 
   it('rejects every scripted family, by the scorer and end to end, with a margin', () => {
-    for (const family of BOT_FAMILIES) {
-      const rates = report.families[family]!;
-      expect(rates.scorer.n).toBe(250);
-      expect(rates.scorer.rate, family).toBeLessThanOrEqual(0.02);
-      expect(rates.endToEnd.rate, family).toBeLessThanOrEqual(0.02);
-      // The movers trace the corridors: they fail on the score, not on the path.
-      expect(rates.replay.rate, family).toBeGreaterThanOrEqual(0.9);
+    for (const { name } of BOT_FAMILIES) {
+      const rates = report.families[name]!;
+      expect(rates.scorer.n).toBe(120);
+      expect(rates.scorer.rate, name).toBeLessThanOrEqual(0.02);
+      expect(rates.endToEnd.rate, name).toBeLessThanOrEqual(0.02);
+      // The movers trace the corridors: they fail on the score, not on the path (Hero's curves,
+      // whose spread cannot be set, cross walls in about half of its traces).
+      expect(rates.replay.rate, name).toBeGreaterThanOrEqual(name === 'hero' ? 0.4 : 0.9);
     }
     // End to end, a source's first copy is a person's own movement and may pass; no later copy may.
     const sources = new Set(data.replays.map((s) => s.user)).size;
@@ -79,3 +82,25 @@ describe.skipIf(!present)('acceptance at the default threshold (held-out users, 
     expect(report.replayRepeats.rate).toBeLessThanOrEqual(0.02);
   });
 });
+
+// Small samples: the full measurement is `npm run calibrate`.
+describe.skipIf(!present)('leave-one-family-out (calibration users only, small samples)', () => {
+  it("a table fitted without any of Hero's emulator's variants still rejects it; the fit never sees it", async () => {
+    const kernel = await kernelWithFeatures();
+    const cal = await buildDataset(kernel, every(splitTraces(dataFile).calibration, 3), 1, 48, 0, 0);
+    const heldOut = await buildDataset(kernel, [], 2, 48, 0, 0);
+    const values = featureValues(kernel, [...cal.humans.native, ...cal.bots]);
+    // Which kinds of sample the fits read features of.
+    const seen: string[] = [];
+    const tracked = { get: (s: Sample) => (seen.push(s.kind), values.get(s)) } as unknown as ReadonlyMap<Sample, Float64Array>;
+    const base = { ...scoringTables.v1, version: 'v2' };
+    const out = await leaveOneFamilyOut(kernel, base, tracked, { humans: cal.humans.native, bots: cal.bots }, heldOut.bots.filter((b) => b.kind === 'hero'));
+    expect(Object.keys(out)).toEqual(['hero']);
+    expect(seen).not.toContain('hero');
+    expect(seen).toContain('ghost-cursor');
+    expect(out.hero!.scorer.n).toBe(48);
+    expect(out.hero!.scorer.rate).toBeLessThanOrEqual(0.05);
+    expect(Object.keys(out.hero!.variants!)).toHaveLength(8);
+  });
+});
+

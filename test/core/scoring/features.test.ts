@@ -166,6 +166,23 @@ describe('kernel features on hand-made traces', () => {
     expect(features(events).f.jitter_ratio).toBeCloseTo(Math.hypot(0.1, 0.1) / 0.1, 6);
   });
 
+  it('speed and step roughness of fast raw events: mean |a - b| / (a + b) of consecutive speeds and steps', () => {
+    // Steps alternating 0.1 and 0.2 cells every 20 ms (5 and 10 cells/s): both roughnesses 1/3.
+    const alternating = Array.from({ length: 21 }, (_, k) => at(0.5 + 0.15 * k - (k % 2 ? 0.05 : 0), 0.5, k * 20));
+    const a = features(alternating).f;
+    expect(a.speed_roughness).toBeCloseTo(1 / 3, 9);
+    expect(a.step_roughness).toBeCloseTo(1 / 3, 9);
+    // Equal steps dispatched 10 and 20 ms apart: the speeds vary by 2, the steps not at all.
+    let t = 0;
+    const jittered = Array.from({ length: 21 }, (_, k) => at(0.5 + 0.1 * k, 0.5, k === 0 ? 0 : (t += k % 2 ? 10 : 20)));
+    const j = features(jittered).f;
+    expect(j.speed_roughness).toBeCloseTo(1 / 3, 9);
+    expect(j.step_roughness).toBeCloseTo(0, 9);
+    // A smooth constant-speed line has neither; a line under 3 cells/s is not measured.
+    expect(features(line(40, 16, 6)).f.speed_roughness).toBeCloseTo(0, 9);
+    expect(features(line(40, 16, 2.5)).f).toMatchObject({ speed_roughness: 0, step_roughness: 0 });
+  });
+
   it('counts points outside the maze and timestamps that go back', () => {
     const events = [at(0.5, 0.5, 0), at(-0.2, 0.5, 10), at(0.7, 0.5, 20), at(0.8, 0.5, 15), at(0.9, 0.5, 30)];
     const { f } = features(events);

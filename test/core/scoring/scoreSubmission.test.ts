@@ -1,11 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultTable, type ScoringTable } from '../../../src/core/scoring/ScoringTable.js';
-import v1 from '../../../src/core/scoring/tables/v1.json' with { type: 'json' };
+import { defaultTable, scoringTables } from '../../../src/core/scoring/ScoringTable.js';
 import { MemoryStore } from '../../../src/store/MemoryStore.js';
 import { TraceFingerprints } from '../../../src/core/scoring/TraceFingerprints.js';
 import { inferInputType } from '../../../src/core/scoring/inferInputType.js';
 import { parseScoringConfig } from '../../../src/core/scoring/parseScoringConfig.js';
+import { termContributions } from '../../../src/core/scoring/scoreFeatures.js';
 import { scoreSubmission } from '../../../src/core/scoring/scoreSubmission.js';
+import { FEATURE_NAMES } from '../../../src/kernel/features.js';
+import { KEYBOARD_FEATURE_NAMES } from '../../../src/core/scoring/keyboard/measureKeyboard.js';
 import { packEvents, type MazeParams, type RawEvent } from '../../../src/kernel/index.js';
 import type { CalibrationKernel } from '../../../bench/calibrate/samples.js';
 import { botEvents } from '../../../bench/calibrate/bots.js';
@@ -84,14 +86,14 @@ describe('scoreSubmission', () => {
 
   it('still loads table v1 unchanged, which scores keyboard solves on their timing regularity alone', async () => {
     expect(defaultTable.version).toBe('v2');
-    expect((v1 as ScoringTable).types.keyboard.terms.map((t) => t.feature)).toEqual(['interval_cv']);
+    expect(scoringTables.v1.types.keyboard.terms.map((t) => t.feature)).toEqual(['interval_cv']);
     const events = scriptAtKeys(kernel.generateMaze(maze), 'uniform', 'random', 1);
     const r = await scoreSubmission(
-      { kernel, fingerprints: newFingerprints(), table: v1 as ScoringTable },
+      { kernel, fingerprints: newFingerprints(), table: scoringTables.v1 },
       { maze, cellSize: 40, events: packEvents(events), rawEvents: events },
     );
     // v1 lets this script through; v2 (the default) does not.
-    expect(r.score).toBeGreaterThanOrEqual(v1.threshold);
+    expect(r.score).toBeGreaterThanOrEqual(scoringTables.v1.threshold);
     expect((await score(events)).score).toBeLessThan(defaultTable.threshold);
   });
 
@@ -109,6 +111,39 @@ describe('scoreSubmission', () => {
       expect(r.inputType).toBe('mouse');
       expect(r.score, family).toBeLessThan(defaultTable.threshold);
     }
+  });
+
+  it('keeps v1 working beside v2: its terms are found by name among the appended features', async () => {
+    const measured: readonly string[] = [...FEATURE_NAMES, ...KEYBOARD_FEATURE_NAMES];
+    for (const table of Object.values(scoringTables)) {
+      for (const model of Object.values(table.types)) for (const term of model.terms) expect(measured).toContain(term.feature);
+    }
+    const v2Only = scoringTables.v2.types.mouse.terms.filter((t) => !scoringTables.v1.types.mouse.terms.some((u) => u.feature === t.feature));
+    expect(new Set(v2Only.map((t) => t.feature))).toEqual(new Set(['speed_roughness', 'step_roughness']));
+    const events = botEvents('linear', new Rng(5), kernel.generateMaze(maze));
+    const input = { maze, cellSize: 40, events: packEvents(events), rawEvents: events };
+    const v1 = await scoreSubmission({ kernel, table: scoringTables.v1, fingerprints: newFingerprints() }, input);
+    const v2 = await scoreSubmission({ kernel, table: scoringTables.v2, fingerprints: newFingerprints() }, input);
+    expect(v1.score).toBeLessThan(scoringTables.v1.threshold);
+    expect(v2.score).toBeLessThan(scoringTables.v2.threshold);
+    expect(v1.score).not.toBe(v2.score);
+  });
+
+  it('a folded term counts the distance from the centre either way; a plain term its signed z', () => {
+    const values = new Float64Array(FEATURE_NAMES.length);
+    const slot = FEATURE_NAMES.indexOf('speed_cv');
+    const term = { feature: 'speed_cv', transform: 'identity', center: 1, scale: 0.5, weight: -2 } as const;
+    const logit = (v: number, fold: boolean) => {
+      values[slot] = v;
+      return termContributions({ bias: 0, terms: [{ ...term, fold }] }, { kernel: values })[0]!;
+    };
+    expect(logit(1.5, true)).toBeCloseTo(-2, 12);
+    expect(logit(0.5, true)).toBeCloseTo(-2, 12);
+    expect(logit(0.5, false)).toBeCloseTo(2, 12);
+    // Clipped at 4 either way; a value that is not a number counts fully against.
+    expect(logit(100, true)).toBeCloseTo(-8, 12);
+    expect(logit(Number.NaN, true)).toBeCloseTo(-8, 12);
+    expect(logit(Number.NaN, false)).toBeCloseTo(-8, 12);
   });
 
   it('scores a copy of an accepted trace 0, even shifted in time and re-timed', async () => {
@@ -155,14 +190,20 @@ describe('inferInputType', () => {
 });
 
 describe('parseScoringConfig', () => {
-  it('defaults to enforce at the calibrated threshold', () => {
-    expect(parseScoringConfig({})).toEqual({ mode: 'enforce', threshold: defaultTable.threshold });
+  it('defaults to enforce with table v2 at its calibrated threshold', () => {
+    expect(defaultTable).toBe(scoringTables.v2);
+    expect(parseScoringConfig({})).toEqual({ mode: 'enforce', threshold: scoringTables.v2.threshold, table: 'v2' });
   });
-  it('reads SCORING_MODE and SCORE_THRESHOLD', () => {
-    expect(parseScoringConfig({ SCORING_MODE: 'shadow', SCORE_THRESHOLD: '0.3' })).toEqual({ mode: 'shadow', threshold: 0.3 });
+  it('reads SCORING_MODE, SCORING_TABLE and SCORE_THRESHOLD', () => {
+    expect(parseScoringConfig({ SCORING_MODE: 'shadow', SCORE_THRESHOLD: '0.3' })).toEqual({ mode: 'shadow', threshold: 0.3, table: 'v2' });
     expect(parseScoringConfig({ SCORING_MODE: 'off' }).mode).toBe('off');
+    // v1 stays selectable, with its own calibrated threshold unless one is given.
+    expect(parseScoringConfig({ SCORING_TABLE: 'v1' })).toEqual({ mode: 'enforce', threshold: scoringTables.v1.threshold, table: 'v1' });
+    expect(parseScoringConfig({ SCORING_TABLE: ' v1 ', SCORE_THRESHOLD: '0.7' })).toEqual({ mode: 'enforce', threshold: 0.7, table: 'v1' });
   });
   it('refuses bad values by name', () => {
+    expect(() => parseScoringConfig({ SCORING_TABLE: 'v3' })).toThrow(/SCORING_TABLE/);
+    expect(() => parseScoringConfig({ SCORING_TABLE: 'toString' })).toThrow(/SCORING_TABLE/);
     expect(() => parseScoringConfig({ SCORING_MODE: 'strict' })).toThrow(/SCORING_MODE/);
     expect(() => parseScoringConfig({ SCORE_THRESHOLD: '1.5' })).toThrow(/SCORE_THRESHOLD/);
     expect(() => parseScoringConfig({ SCORE_THRESHOLD: 'high' })).toThrow(/SCORE_THRESHOLD/);

@@ -63,6 +63,8 @@ export const REASON_OF_FEATURE: Readonly<Record<ScoredFeature, ReasonCode>> = {
   jitter_ratio: 'no_tremor',
   outside_fraction: 'path_outside_corridors',
   backward_timestamps: 'timestamps_invalid',
+  speed_roughness: 'motion_too_smooth',
+  step_roughness: 'motion_too_smooth',
   keyboard_keyup_fraction: 'keyboard_keyups_missing',
   keyboard_hold_median: 'keyboard_holds_implausible',
   keyboard_hold_spread: 'keyboard_holds_implausible',
