@@ -50,6 +50,11 @@ export interface ServerOptions {
   now?: () => number;
   /** Default: silent. */
   logger?: Logger;
+  /**
+   * Listen with SO_REUSEPORT although SHARE_PORT is off: this server is one of the threads of a
+   * process that holds the port alone (claimPort) and serves it from every thread.
+   */
+  threadOfPort?: boolean;
   /** Adds more routes (e.g. static assets) before the 404/405 fallback is installed. */
   mount?: (app: TemplatedApp, ctx: CoreContext) => void;
 }
@@ -300,7 +305,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
     listen(host, port) {
       return new Promise((resolve, reject) => {
         // Sharing a port (SO_REUSEPORT) is an explicit choice, allowed with a shared store only.
-        (config.store.sharePort ? listenShared : listenExclusive)(app, host, port, (socket) => {
+        (config.store.sharePort || opts.threadOfPort === true ? listenShared : listenExclusive)(app, host, port, (socket) => {
           if (socket === false) {
             reject(new Error(`could not listen on ${host}:${port} (is another process using the port?)`));
             return;

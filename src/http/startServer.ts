@@ -1,6 +1,7 @@
 import type { SiteRegistry } from '../core/sites/SiteRegistry.js';
 import { type ServerOptions, createServer } from './createServer.js';
 import type { RouteTable } from './openapi/RouteTable.js';
+import { serverUrl } from './serverUrl.js';
 
 export interface RunningServer {
   port: number;
@@ -19,6 +20,5 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const server = await createServer(opts);
   const { host } = opts.config;
   const port = await server.listen(host, opts.config.port);
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-  return { port, url: `http://${urlHost}:${port}`, close: (graceMs) => server.close(graceMs), sites: server.sites, routes: server.routes };
+  return { port, url: serverUrl(host, port), close: (graceMs) => server.close(graceMs), sites: server.sites, routes: server.routes };
 }

@@ -1,0 +1,42 @@
+/**
+ * A server thread (startServerThreads): the full server on the port its process claimed, with
+ * its own kernel and signature worker, on the store every thread shares.
+ */
+import { parentPort, threadId, workerData } from 'node:worker_threads';
+import { SiteRegistry } from '../core/sites/SiteRegistry.js';
+import type { CredentialStore } from '../store/credentials/CredentialStore.js';
+import { RedisStore } from '../store/redis/RedisStore.js';
+import { callOverPort } from '../store/shared/callOverPort.js';
+import { type ListStore, SharedMemoryStore } from '../store/shared/SharedMemoryStore.js';
+import type { Store } from '../store/Store.js';
+import { createLogger } from './createLogger.js';
+import { serveHere } from './serveHere.js';
+import { CREDENTIAL_METHODS, type FromServerThread, LIST_METHODS, type ServerThreadData, type ToServerThread } from './startServerThreads.js';
+
+const data = workerData as ServerThreadData;
+const { config } = data;
+const log = createLogger(config.logLevel).child({ thread: threadId });
+const store: Store = data.memory
+  ? new SharedMemoryStore({ memory: data.memory.tables, lists: callOverPort<ListStore, (typeof LIST_METHODS)[number]>(data.memory.lists, LIST_METHODS) })
+  : await RedisStore.open(config.store.redis);
+const credentials: CredentialStore | undefined = data.credentials && {
+  ...callOverPort<CredentialStore, (typeof CREDENTIAL_METHODS)[number]>(data.credentials, CREDENTIAL_METHODS),
+  // The owner thread closes the store itself.
+  close: async () => {},
+};
+const sites = new SiteRegistry(data.sites);
+const server = await serveHere({ config, sites, store, credentials, log, threadOfPort: true });
+const tell = (m: FromServerThread) => parentPort!.postMessage(m);
+
+parentPort!.on('message', (m: ToServerThread) => {
+  if (m.type === 'stop') return void stop();
+  sites.replace(m.snapshot);
+  tell({ type: 'sites-applied', version: m.version });
+});
+tell({ type: 'listening' });
+
+async function stop(): Promise<void> {
+  await server.close();
+  await store.close();
+  process.exit(0);
+}
