@@ -1,0 +1,140 @@
+/**
+ * Real Ariadne processes with WORKERS=2: both threads serve one port on one shared store, so
+ * nothing is redeemed twice however the connections are spread; the port is the process's
+ * alone; a sites reload reaches every thread; SIGTERM stops them all.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { writeFile, mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
+import { type AriadneNode, startNode, traceTimePassed } from '../helpers/ariadneNode.js';
+import { buildSubmission, postJson } from '../helpers/client.js';
+import { freePort } from '../helpers/freePort.js';
+import { testKernel } from '../helpers/server.js';
+
+const BASE = { SIGNING_SECRET: randomBytes(32).toString('base64url'), POW_DIFFICULTY: '8', RATE_LIMIT_PER_MINUTE: '0', SCORING_MODE: 'off' };
+const CONNECTIONS = 50;
+
+/** POSTs (or GETs without a body) on a connection of its own, so the kernel spreads them over the threads. */
+function onNewConnection(url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const req = request(url, { method: data ? 'POST' : 'GET', agent: false, headers: data ? { 'content-type': 'application/json', ...headers } : headers }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode!, text }));
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+/** `count` answers of `url`, all sent at once, each on its own connection. */
+const burst = (count: number, url: string, body?: unknown, headers?: Record<string, string>) =>
+  Promise.all(Array.from({ length: count }, () => onNewConnection(url, body, headers)));
+
+/** Each thread keeps its own /metrics: the totals of `route`'s answers that the threads report. */
+async function totalsSeen(node: AriadneNode, route: string): Promise<Set<number>> {
+  const line = new RegExp(`^ariadne_http_requests_total\\{route="${route.replace('/', '\\/')}",status="\\d+"\\} (\\d+)$`, 'gm');
+  const pages = await burst(20, node.at('/metrics'));
+  return new Set(pages.map((p) => [...p.text.matchAll(line)].reduce((n, m) => n + Number(m[1]), 0)));
+}
+
+describe('WORKERS=2: one port, one store', () => {
+  let node: AriadneNode;
+  beforeAll(async () => {
+    node = await startNode({ ...BASE, WORKERS: '2' });
+  });
+  afterAll(async () => {
+    expect(await node.stop()).toBe(0);
+    expect(node.output()).toContain('shutting down');
+  });
+
+  const challenge = async (): Promise<Challenge & Record<string, any>> => (await postJson(node.at('/challenge'), { site_key: 'site-a' })).body;
+
+  /** `count` valid /verify bodies, once the time their traces span has passed. */
+  async function submissions(count: number): Promise<{ body: Record<string, unknown>; sessionId: string }[]> {
+    const kernel = await testKernel();
+    const made = await Promise.all(
+      Array.from({ length: count }, async () => {
+        const ch = await challenge();
+        const sessionId = randomUUID();
+        return { ch, sessionId, body: buildSubmission(kernel, ch, { sessionId }) };
+      }),
+    );
+    for (const m of made) await traceTimePassed(m.ch, m.body);
+    return made;
+  }
+
+  it(`${CONNECTIONS} concurrent /verify of one challenge over ${CONNECTIONS} connections give exactly one token (10 challenges), both threads answering`, async () => {
+    for (const { body } of await submissions(10)) {
+      const answers = (await burst(CONNECTIONS, node.at('/verify'), body)).map((a) => ({ status: a.status, ...JSON.parse(a.text) }));
+      expect(answers.filter((a) => a.status === 200 && a.success === true)).toHaveLength(1);
+      expect(answers.filter((a) => a.error_code === 'challenge_not_found')).toHaveLength(CONNECTIONS - 1);
+    }
+    // Two threads, each counting the requests it answered: two totals that add up to all of them.
+    const totals = [...(await totalsSeen(node, '/verify'))];
+    expect(totals).toHaveLength(2);
+    expect(totals[0]! + totals[1]!).toBe(10 * CONNECTIONS);
+  });
+
+  it(`${CONNECTIONS} concurrent /siteverify of one token over ${CONNECTIONS} connections give exactly one success (10 tokens)`, async () => {
+    for (const { body, sessionId } of await submissions(10)) {
+      const minted = await postJson(node.at('/verify'), body);
+      expect(minted.body).toEqual({ success: true, token: expect.any(String) });
+      const answers = (await burst(CONNECTIONS, node.at('/siteverify'), { token: minted.body.token, session_id: sessionId })).map((a) => JSON.parse(a.text));
+      expect(answers.filter((a) => a.success === true)).toHaveLength(1);
+      expect(answers.filter((a) => a.error === 'token_already_used')).toHaveLength(CONNECTIONS - 1);
+    }
+  });
+});
+
+describe('WORKERS: the port is the process\'s alone', () => {
+  it.each([
+    ['2', '2'],
+    ['1', '2'],
+    ['2', '1'],
+  ])('with WORKERS=%s serving, a second process with WORKERS=%s on the same port exits 1 naming the port', async (first, second) => {
+    const port = String(await freePort());
+    const serving = await startNode({ ...BASE, WORKERS: first, PORT: port });
+    try {
+      await expect(startNode({ ...BASE, WORKERS: second, PORT: port })).rejects.toThrow(`could not listen on 127.0.0.1:${port}`);
+      // Still serving, alone.
+      expect((await postJson(serving.at('/challenge'), { site_key: 'site-a' })).status).toBe(200);
+    } finally {
+      expect(await serving.stop()).toBe(0);
+    }
+  });
+});
+
+describe('WORKERS=2: SIGHUP', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'ariadne-workers-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a sites reload reaches every thread before it is reported', async () => {
+    const file = path.join(dir, 'sites.json');
+    const site = (key: string) => ({ [key]: { hostnames: ['127.0.0.1'], secret: key.repeat(40).slice(0, 40) } });
+    await writeFile(file, JSON.stringify({ sites: site('local') }));
+    const node = await startNode({ ...BASE, WORKERS: '2', SITES_FILE: file });
+    try {
+      const codes = async (siteKey: string) => (await burst(20, node.at('/challenge'), { site_key: siteKey }, { origin: 'http://127.0.0.1' })).map((a) => JSON.parse(a.text).error_code ?? 'ok');
+      expect(new Set(await codes('blog'))).toEqual(new Set(['unknown_site_key']));
+      await writeFile(file, JSON.stringify({ sites: { ...site('local'), ...site('blog') } }));
+      node.child.kill('SIGHUP');
+      const end = Date.now() + 10_000;
+      while (!node.output().includes('sites reloaded') && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      expect(node.output()).toContain('sites reloaded');
+      expect(new Set(await codes('blog'))).toEqual(new Set(['ok']));
+    } finally {
+      expect(await node.stop()).toBe(0);
+    }
+  });
+});
