@@ -15,7 +15,7 @@ import { CREDENTIAL_METHODS, type FromServerThread, LIST_METHODS, type ServerThr
 
 const data = workerData as ServerThreadData;
 const { config } = data;
-const log = createLogger(config.logLevel).child({ thread: threadId });
+const log = createLogger(config.logLevel, process.stdout, data.terminal).child({ thread: threadId });
 const store: Store = data.memory
   ? new SharedMemoryStore({ memory: data.memory.tables, lists: callOverPort<ListStore, (typeof LIST_METHODS)[number]>(data.memory.lists, LIST_METHODS) })
   : await RedisStore.open(config.store.redis);

@@ -1,4 +1,4 @@
-import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, Worker, type WorkerOptions } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import type { SitesSnapshot } from '../core/sites/SiteRegistry.js';
 import type { CredentialStore } from '../store/credentials/CredentialStore.js';
@@ -15,6 +15,8 @@ export interface ServerThreadData {
   memory: { tables: SharedStoreMemory; lists: MessagePort } | undefined;
   /** Passkeys on: the port to the credential store's owner. */
   credentials: MessagePort | undefined;
+  /** Whether the process logs to a terminal (readable lines) or not (JSON lines). */
+  terminal: boolean;
 }
 
 /** Messages to a server thread. */
@@ -46,6 +48,16 @@ export interface ServerThreads {
 export const LIST_METHODS = ['append', 'lists'] as const;
 export const CREDENTIAL_METHODS = ['add', 'listFor', 'get', 'advanceCounter'] as const;
 
+/**
+ * A thread running serverThread beside this module. Run from the TypeScript sources (tests,
+ * development under tsx), the thread registers tsx itself: loader flags do not reach threads.
+ */
+function serverThread(options: WorkerOptions): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./serverThread.js', import.meta.url), options);
+  const entry = JSON.stringify(new URL('./serverThread.ts', import.meta.url).href);
+  return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${entry}); })`, { ...options, eval: true });
+}
+
 /** A port whose other end (returned, for a thread) calls `owner`'s `methods` on this thread. */
 function served(owner: object, methods: readonly string[]): MessagePort {
   const { port1, port2 } = new MessageChannel();
@@ -71,8 +83,9 @@ export async function startServerThreads(opts: ServerThreadsOptions): Promise<Se
       sites: opts.sites,
       memory: opts.shared && lists && { tables: opts.shared.memory, lists },
       credentials,
+      terminal: process.stdout.isTTY === true,
     };
-    const worker = new Worker(new URL('./serverThread.js', import.meta.url), {
+    const worker = serverThread({
       workerData: data,
       transferList: [lists, credentials].filter((p) => p !== undefined),
     });
