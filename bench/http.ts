@@ -15,7 +15,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type TestRedis, startRedis } from '../test/helpers/redisServer.js';
 import { SECRET, SITE_KEY, postJson, siteverifyBodies, verifyBodies } from './http/bodies.js';
 import { ecdsaImportVerifyPerSecond } from './http/ecdsa.js';
-import { type Child, cpuSeconds, rssBytes, startBareApp, startServer } from './http/processes.js';
+import { PIN, type Child, cpuSeconds, rssBytes, startBareApp, startServer } from './http/processes.js';
+import { measureScaling, workersOf } from './http/scaling.js';
 import { type LoadSpec, WRK_CONNECTIONS, runWrk } from './http/wrk.js';
 import type { Row, Section } from './run.js';
 
@@ -32,6 +33,8 @@ const COUNTS = {
   siteverifyInvalid: QUICK ? 20_000 : 200_000,
 };
 const MiB = 1024 * 1024;
+/** Threads of the whole-machine run (`--workers N`; default every core). */
+const WORKERS = workersOf(process.argv);
 
 export interface HttpBenchResult {
   date: string;
@@ -56,6 +59,12 @@ const TARGETS: { name: string; metric: string; min?: number; max?: number; label
   { name: '/siteverify (valid), Redis store vs memory store', metric: 'redis_siteverify_valid_ratio', min: 0.7, label: '>= 70%' },
   { name: '/verify, Redis store vs memory store', metric: 'redis_verify_ratio', min: 0.9, label: '>= 90%' },
   { name: 'RSS growth after /challenge flood', metric: 'rss_growth_mib', max: 50, label: '< 50 MiB' },
+  // Per second of server CPU, the server pinned to one core (WORKERS=1).
+  { name: '/challenge per CPU-second vs bare uWS', metric: 'challenge_cpu_ratio', min: 0.6, label: '>= 60%' },
+  { name: '/siteverify (valid) per CPU-second vs bare uWS', metric: 'siteverify_valid_cpu_ratio', min: 0.6, label: '>= 60%' },
+  { name: '/verify per CPU-second vs one-core ECDSA', metric: 'verify_cpu_ratio', min: 0.75, label: '>= 0.75x' },
+  { name: 'RSS peak through the per-route load, WORKERS=1', metric: 'rss_peak_mib', max: 150, label: '<= 150 MiB' },
+  { name: '/verify whole machine, WORKERS=N vs N x WORKERS=1', metric: 'scaling_ratio', min: 0.8, label: '>= 80%' },
 ];
 
 /** Metrics where a smaller value is better (the rest: larger is better). */
@@ -110,8 +119,10 @@ function sectionRows(m: Record<string, number>): Row[] {
     'server CPU %': m[`${key}_cpu_pct`],
     'wrk CPU %': m[`${key}_wrk_cpu_pct`],
     'CPU us/req': m[`${key}_cpu_us`],
+    'req/CPU-s': m[`${key}_per_cpu_s`],
     denominator,
     ratio,
+    'ratio per CPU-s': m[`${key}_cpu_ratio`],
   });
   return [
     route('POST /challenge', 'challenge', COUNTS.challengeFlood, m.ceiling_challenge_rps, m.challenge_ratio),
@@ -126,22 +137,33 @@ function sectionRows(m: Record<string, number>): Row[] {
     route('ceiling: bare uWS, /siteverify invalid sizes', 'ceiling_siteverify_invalid', COUNTS.ceiling, undefined, undefined),
     { name: 'node:crypto ECDSA P-256 JWK import+verify, one core', 'req/s': m.ecdsa_import_verify_per_s },
     { name: `RSS MiB before / after ${COUNTS.challengeFlood} /challenge`, before: m.rss_before_mib, after: m.rss_after_mib, growth: m.rss_growth_mib },
+    { name: 'RSS MiB peak through the per-route load (WORKERS=1)', after: m.rss_peak_mib },
+    { name: 'POST /verify, whole machine, WORKERS=1', 'req/s': m.scaling_verify_rps_1, 'server CPU %': m.scaling_verify_cpu_pct_1, 'wrk CPU %': m.scaling_wrk_cpu_pct_1, 'CPU us/req': m.scaling_verify_cpu_us_1 },
+    {
+      name: `POST /verify, whole machine, WORKERS=${m.scaling_workers ?? WORKERS} (ratio to N x WORKERS=1)`,
+      'req/s': m.scaling_verify_rps_n,
+      'server CPU %': m.scaling_verify_cpu_pct_n,
+      'wrk CPU %': m.scaling_wrk_cpu_pct_n,
+      'CPU us/req': m.scaling_verify_cpu_us_n,
+      ratio: m.scaling_ratio,
+    },
   ];
 }
 
 function markdown(r: HttpBenchResult): string {
   const m = r.metrics;
+  const cpuRatio = (v: number | undefined) => (v === undefined ? '' : `${fmt(v)}`);
   const lines = [
     `# HTTP benchmark, ${r.date}${r.quick ? ' (quick run: not comparable)' : ''}`,
     '',
-    `Node ${r.node}, ${cpus().length} cores (load average ${r.loadAverage.toFixed(2)} at the start); server and wrk (1 thread, ${WRK_CONNECTIONS} connections) on loopback.`,
+    `Node ${r.node}, ${cpus().length} cores (load average ${r.loadAverage.toFixed(2)} at the start); server and wrk (1 thread, ${WRK_CONNECTIONS} connections) on loopback${PIN.server.length > 0 ? ', the server (WORKERS=1) and the bare app pinned to core 0, wrk to core 1' : ', not pinned (one core or no taskset)'}.`,
     '',
-    '| route | requests | req/s | p50 ms | p99 ms | server CPU | wrk CPU | server CPU µs/req | denominator | ratio |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| route | requests | req/s | p50 ms | p99 ms | server CPU | wrk CPU | server CPU µs/req | req per CPU-s | denominator | ratio | ratio per CPU-s |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   const row = (label: string, key: string, count: number, denom: string, ratio: number | undefined) =>
     lines.push(
-      `| ${label} | ${count} | ${fmt(m[`${key}_rps`] ?? 0)} | ${fmt(m[`${key}_p50_ms`] ?? 0)} | ${fmt(m[`${key}_p99_ms`] ?? 0)} | ${fmt(m[`${key}_cpu_pct`] ?? 0)}% | ${fmt(m[`${key}_wrk_cpu_pct`] ?? 0)}% | ${fmt(m[`${key}_cpu_us`] ?? 0)} | ${denom} | ${ratio === undefined ? '' : `${(ratio * 100).toFixed(0)}%`} |`,
+      `| ${label} | ${count} | ${fmt(m[`${key}_rps`] ?? 0)} | ${fmt(m[`${key}_p50_ms`] ?? 0)} | ${fmt(m[`${key}_p99_ms`] ?? 0)} | ${fmt(m[`${key}_cpu_pct`] ?? 0)}% | ${fmt(m[`${key}_wrk_cpu_pct`] ?? 0)}% | ${fmt(m[`${key}_cpu_us`] ?? 0)} | ${fmt(m[`${key}_per_cpu_s`] ?? 0)} | ${denom} | ${ratio === undefined ? '' : `${(ratio * 100).toFixed(0)}%`} | ${cpuRatio(m[`${key}_cpu_ratio`])} |`,
     );
   row('POST /challenge', 'challenge', COUNTS.challengeFlood, `${fmt(m.ceiling_challenge_rps ?? 0)} req/s bare uWS`, m.challenge_ratio);
   row('POST /verify (valid, fresh challenge each)', 'verify', COUNTS.verify, `${fmt(m.ecdsa_import_verify_per_s ?? 0)} ECDSA/s`, m.verify_ratio);
@@ -152,6 +174,14 @@ function markdown(r: HttpBenchResult): string {
   for (const key of ['challenge', 'verify', 'siteverify_valid', 'siteverify_invalid']) {
     if (m[`ceiling_${key}_rps`] !== undefined) row(`ceiling: bare uWS, ${key} sizes`, `ceiling_${key}`, COUNTS.ceiling, '', undefined);
   }
+  if (m.scaling_ratio !== undefined) {
+    lines.push(
+      '',
+      `Whole machine, nothing pinned, /verify: WORKERS=1 ${fmt(m.scaling_verify_rps_1 ?? 0)} req/s (server CPU ${fmt(m.scaling_verify_cpu_pct_1 ?? 0)}%, ${fmt(m.scaling_verify_cpu_us_1 ?? 0)} µs/req; wrk ${fmt(m.scaling_wrk_cpu_pct_1 ?? 0)}%), ` +
+        `WORKERS=${m.scaling_workers} ${fmt(m.scaling_verify_rps_n ?? 0)} req/s (server CPU ${fmt(m.scaling_verify_cpu_pct_n ?? 0)}%, ${fmt(m.scaling_verify_cpu_us_n ?? 0)} µs/req; wrk ${fmt(m.scaling_wrk_cpu_pct_n ?? 0)}%): ${(m.scaling_ratio * 100).toFixed(0)}% of ${m.scaling_workers} x the one-thread rate.`,
+    );
+  }
+  lines.push(`RSS peak through the per-route load (WORKERS=1): ${fmt(m.rss_peak_mib ?? 0)} MiB.`);
   lines.push(
     '',
     `RSS before/after ${COUNTS.challengeFlood} /challenge: ${fmt(m.rss_before_mib ?? 0)} MiB -> ${fmt(m.rss_after_mib ?? 0)} MiB (growth ${fmt(m.rss_growth_mib ?? 0)} MiB).`,
@@ -184,6 +214,8 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
     metrics[`${key}_wrk_cpu_pct`] = r.generatorCpuPct;
     // CPU time per answer: unlike req/s, it holds when other work shares the cores
     metrics[`${key}_cpu_us`] = (cpu / spec.count) * 1e6;
+    // Answers per second of server CPU: pinned to one core, what one core does.
+    if (cpu > 0) metrics[`${key}_per_cpu_s`] = spec.count / cpu;
     if (r.errors > 0) {
       errors.push(`${key}: ${r.errors} of ${spec.count} not as expected (first: ${r.firstError ?? 'socket error or no answer'})`);
     }
@@ -263,7 +295,13 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
     } catch (e) {
       errors.push(`/verify not measured: ${(e as Error).message}`);
     }
+    try {
+      Object.assign(metrics, await measureScaling(work, WORKERS, COUNTS.verify));
+    } catch (e) {
+      errors.push(`whole-machine /verify not measured: ${(e as Error).message}`);
+    }
   } finally {
+    if (server !== undefined) metrics.rss_peak_mib = rssBytes(server.proc.pid as number, true) / MiB;
     await server?.stop();
     await redisServer?.stop();
     await redis?.close();
@@ -284,6 +322,10 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
     verify_ratio: ratio('verify_rps', 'ecdsa_import_verify_per_s'),
     redis_siteverify_valid_ratio: ratio('redis_siteverify_valid_rps', 'siteverify_valid_rps'),
     redis_verify_ratio: ratio('redis_verify_rps', 'verify_rps'),
+    challenge_cpu_ratio: ratio('challenge_per_cpu_s', 'ceiling_challenge_per_cpu_s'),
+    siteverify_valid_cpu_ratio: ratio('siteverify_valid_per_cpu_s', 'ceiling_siteverify_valid_per_cpu_s'),
+    siteverify_invalid_cpu_ratio: ratio('siteverify_invalid_per_cpu_s', 'ceiling_siteverify_invalid_per_cpu_s'),
+    verify_cpu_ratio: ratio('verify_per_cpu_s', 'ecdsa_import_verify_per_s'),
   };
   for (const [k, v] of Object.entries(ratios)) if (v !== undefined) metrics[k] = v;
   const targets = TARGETS.filter((t) => metrics[t.metric] !== undefined).map((t) => {

@@ -1,12 +1,22 @@
 /** The processes of the HTTP bench: the server, the bare uWebSockets.js app, and what /proc says of them. */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SECRET } from './bodies.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * Command prefixes that pin the measured server to core 0 and the load generator to core 1
+ * (taskset), so CPU time per request is one core's; empty when there is one core or no taskset.
+ */
+export const PIN = ((): { server: string[]; generator: string[] } => {
+  if (availableParallelism() < 2 || spawnSync('taskset', ['-c', '0', 'true']).status !== 0) return { server: [], generator: [] };
+  return { server: ['taskset', '-c', '0'], generator: ['taskset', '-c', '1'] };
+})();
 
 async function freePort(): Promise<number> {
   return new Promise((res, rej) => {
@@ -62,15 +72,19 @@ async function spawnChild(cmd: string[], env: Record<string, string>, probe: str
   };
 }
 
-/** The bench server; `env` adds to (or overrides) its settings, e.g. STORE=redis. */
-export async function startServer(env: Record<string, string> = {}): Promise<Child> {
+/**
+ * The bench server; `env` adds to (or overrides) its settings, e.g. STORE=redis. WORKERS=1 and
+ * pinned to one core unless `whole` (the whole machine, for WORKERS > 1).
+ */
+export async function startServer(env: Record<string, string> = {}, whole = false): Promise<Child> {
   const cli = join(repoRoot, 'dist', 'cli.js');
   if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
   const port = await freePort();
   return spawnChild(
-    ['node', cli],
+    [...(whole ? [] : PIN.server), 'node', cli],
     {
       PORT: String(port),
+      WORKERS: '1',
       HOST: '127.0.0.1',
       NODE_ENV: 'production',
       SIGNING_SECRET: SECRET,
@@ -111,7 +125,7 @@ app.listen('127.0.0.1', Number(process.env.PORT), (t) => { if (!t) process.exit(
 export async function startBareApp(sizes: Record<string, number>): Promise<Child> {
   const port = await freePort();
   return spawnChild(
-    ['node', '--input-type=module', '-e', BARE_APP],
+    [...PIN.server, 'node', '--input-type=module', '-e', BARE_APP],
     { PORT: String(port), BARE_SIZES: JSON.stringify(sizes) },
     '/healthz',
   );
@@ -124,9 +138,10 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-export function rssBytes(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  if (!m) throw new Error('no VmRSS');
+export function rssBytes(pid: number, peak = false): number {
+  const field = peak ? 'VmHWM' : 'VmRSS';
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!m) throw new Error(`no ${field}`);
   return Number(m[1]) * 1024;
 }
 

@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cpuSeconds } from './processes.js';
+import { PIN, cpuSeconds } from './processes.js';
 
 /** wrk: one thread (the server has the other core), enough connections to keep it busy. */
 export const WRK_THREADS = 1;
@@ -124,6 +124,8 @@ export interface LoadSpec {
   expectStatus: number;
   /** A substring every counted answer must contain. */
   expectText: string;
+  /** wrk's threads and connections (default WRK_THREADS, WRK_CONNECTIONS) on any core, not pinned apart from the server. */
+  whole?: { threads: number; connections: number };
 }
 
 export async function runWrk(work: string, spec: LoadSpec): Promise<LoadResult> {
@@ -131,9 +133,10 @@ export async function runWrk(work: string, spec: LoadSpec): Promise<LoadResult> 
   writeFileSync(bodiesFile, `${spec.bodies.join('\n')}\n`);
   const scriptFile = join(work, 'load.lua');
   writeFileSync(scriptFile, WRK_SCRIPT);
+  const threads = spec.whole?.threads ?? WRK_THREADS;
   const args = [
-    `-t${WRK_THREADS}`,
-    `-c${WRK_CONNECTIONS}`,
+    `-t${threads}`,
+    `-c${spec.whole?.connections ?? WRK_CONNECTIONS}`,
     `-d${RUN_CAP_SECONDS}s`,
     '--timeout',
     '10s',
@@ -143,12 +146,13 @@ export async function runWrk(work: string, spec: LoadSpec): Promise<LoadResult> 
     '--',
     bodiesFile,
     String(spec.count),
-    String(WRK_THREADS),
+    String(threads),
     spec.path,
     String(spec.expectStatus),
     spec.expectText,
   ];
-  const wrk = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const [bin, ...pinned] = [...(spec.whole ? [] : PIN.generator), 'wrk', ...args] as [string, ...string[]];
+  const wrk = spawn(bin, pinned, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let threadsDone = 0;
   let generatorCpu = 0;
@@ -157,7 +161,7 @@ export async function runWrk(work: string, spec: LoadSpec): Promise<LoadResult> 
     out += chunk;
     const done = out.split('\n').filter((l) => l === 'WRK_THREAD_DONE').length;
     // Every thread has its count: cut wrk's -d sleep short (SIGINT ends a run early, cleanly).
-    if (done === WRK_THREADS && threadsDone < WRK_THREADS) {
+    if (done === threads && threadsDone < threads) {
       generatorCpu = cpuSeconds(wrk.pid as number);
       wrk.kill('SIGINT');
     }
