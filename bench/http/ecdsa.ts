@@ -2,7 +2,11 @@
 import { createPublicKey, createSign, type JsonWebKey, verify as ecdsaVerify } from 'node:crypto';
 import { SITE_KEY, spkiSigner } from './bodies.js';
 
-export function ecdsaImportVerifyPerSecond(seconds = 2): number {
+/**
+ * Checks per second of wall time and per second of this process's CPU time (what one core
+ * does, however much other work shares the cores: the figure the server's CPU time is held to).
+ */
+export function ecdsaImportVerifyPerSecond(seconds = 2): { perSecond: number; perCpuSecond: number } {
   const keys = Array.from({ length: 64 }, () => {
     const { publicKey, privateKey } = spkiSigner();
     const jwk = Buffer.from(publicKey, 'base64').toString('utf8');
@@ -11,6 +15,7 @@ export function ecdsaImportVerifyPerSecond(seconds = 2): number {
     return { jwk, data, sig };
   });
   let n = 0;
+  const cpuBefore = process.cpuUsage();
   const start = process.hrtime.bigint();
   const end = start + BigInt(Math.round(seconds * 1e9));
   let now = start;
@@ -23,5 +28,6 @@ export function ecdsaImportVerifyPerSecond(seconds = 2): number {
     n += 64;
     now = process.hrtime.bigint();
   }
-  return n / (Number(now - start) / 1e9);
+  const cpu = process.cpuUsage(cpuBefore);
+  return { perSecond: n / (Number(now - start) / 1e9), perCpuSecond: n / ((cpu.user + cpu.system) / 1e6) };
 }
