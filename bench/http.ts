@@ -129,6 +129,8 @@ function sectionRows(m: Record<string, number>): Row[] {
     route('POST /verify (valid, each a fresh challenge)', 'verify', COUNTS.verify, m.ecdsa_import_verify_per_s, m.verify_ratio),
     route('POST /siteverify (valid, each once)', 'siteverify_valid', COUNTS.siteverifyValid, m.ceiling_siteverify_valid_rps, m.siteverify_valid_ratio),
     route('POST /siteverify (bad MAC)', 'siteverify_invalid', COUNTS.siteverifyInvalid, m.ceiling_siteverify_invalid_rps, m.siteverify_invalid_ratio),
+    route('POST /verify signed with the interface.md text (a second check)', 'verify_plain', COUNTS.verify, undefined, undefined),
+    { name: 'the second check: CPU us/req more than /verify', 'CPU us/req': m.verify_plain_extra_cpu_us },
     route('POST /verify, STORE=redis (ratio to memory)', 'redis_verify', COUNTS.verify, m.verify_rps, m.redis_verify_ratio),
     route('POST /siteverify (valid), STORE=redis (ratio to memory)', 'redis_siteverify_valid', COUNTS.siteverifyValid, m.siteverify_valid_rps, m.redis_siteverify_valid_ratio),
     route('ceiling: bare uWS, /challenge sizes', 'ceiling_challenge', COUNTS.ceiling, undefined, undefined),
@@ -169,6 +171,7 @@ function markdown(r: HttpBenchResult): string {
   row('POST /verify (valid, fresh challenge each)', 'verify', COUNTS.verify, `${fmt(m.ecdsa_import_verify_per_s ?? 0)} ECDSA/s (${fmt(m.ecdsa_import_verify_per_cpu_s ?? 0)} per CPU-s)`, m.verify_ratio);
   row('POST /siteverify (valid, each once)', 'siteverify_valid', COUNTS.siteverifyValid, `${fmt(m.ceiling_siteverify_valid_rps ?? 0)} req/s bare uWS`, m.siteverify_valid_ratio);
   row('POST /siteverify (bad MAC)', 'siteverify_invalid', COUNTS.siteverifyInvalid, `${fmt(m.ceiling_siteverify_invalid_rps ?? 0)} req/s bare uWS`, m.siteverify_invalid_ratio);
+  row('POST /verify, interface.md text (second check)', 'verify_plain', COUNTS.verify, `+${fmt(m.verify_plain_extra_cpu_us ?? 0)} µs CPU/req`, undefined);
   row('POST /verify, STORE=redis', 'redis_verify', COUNTS.verify, `${fmt(m.verify_rps ?? 0)} req/s memory store`, m.redis_verify_ratio);
   row('POST /siteverify (valid), STORE=redis', 'redis_siteverify_valid', COUNTS.siteverifyValid, `${fmt(m.siteverify_valid_rps ?? 0)} req/s memory store`, m.redis_siteverify_valid_ratio);
   for (const key of ['challenge', 'verify', 'siteverify_valid', 'siteverify_invalid']) {
@@ -294,6 +297,11 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
       metrics.ecdsa_import_verify_per_s = (before.perSecond + after.perSecond) / 2;
       metrics.ecdsa_import_verify_per_cpu_s = (before.perCpuSecond + after.perCpuSecond) / 2;
       await measure('redis_verify', redisServer, verifyLoad);
+      // Signed with interface.md's text: the deployed widget's text is tried first and fails,
+      // so each costs one more signature check (the key is imported once).
+      const plain = await verifyBodies(url, COUNTS.verify, 'plain');
+      await measure('verify_plain', server, { path: '/verify', bodies: plain, count: plain.length, expectText: '"success":true' });
+      metrics.verify_plain_extra_cpu_us = metrics.verify_plain_cpu_us! - metrics.verify_cpu_us!;
     } catch (e) {
       errors.push(`/verify not measured: ${(e as Error).message}`);
     }

@@ -44,11 +44,11 @@ export function siteverifyBodies(n: number, now: number, secret: string): string
 
 /**
  * Valid /verify bodies, each for its own fresh challenge and signed by its own key (the worst
- * case for the server's imported-key cache), built by the test client the way the widget does.
- * Returns once the time each trace spans has passed since its challenge was issued (the server
+ * case for the server's imported-key cache), built by the test client the way the widget does,
+ * signing the deployed widget's text (`digest`) or interface.md's (`plain`). Returns once the time each trace spans has passed since its challenge was issued (the server
  * refuses a trace longer than that).
  */
-export async function verifyBodies(url: string, n: number): Promise<string[]> {
+export async function verifyBodies(url: string, n: number, text: 'digest' | 'plain' = 'digest'): Promise<string[]> {
   const client = await import('../../test/helpers/client.js');
   const kernel = await loadKernel();
   const bodies: string[] = [];
@@ -63,7 +63,7 @@ export async function verifyBodies(url: string, n: number): Promise<string[]> {
       }),
     );
     for (const [j, ch] of challenges.entries()) {
-      const body = client.buildSubmission(kernel, ch, { sessionId: `bench-${i + j}`, signer: spkiSigner() });
+      const body = client.buildSubmission(kernel, ch, { sessionId: `bench-${i + j}`, signer: spkiSigner(), text });
       ready = Math.max(ready, ch.created_at + client.traceSpanMs(body.events as RawEvent[]));
       bodies.push(JSON.stringify(body));
     }
