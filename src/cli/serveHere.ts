@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { SiteRegistry } from '../core/sites/SiteRegistry.js';
 import { verifyToken } from '../core/verifyToken.js';
 import { mountAssets } from '../http/assets/mountAssets.js';
+import type { ServerOptions } from '../http/createServer.js';
 import { type RunningServer, startServer } from '../http/startServer.js';
 import type { Store } from '../store/Store.js';
 import type { CredentialStore } from '../store/credentials/CredentialStore.js';
@@ -16,6 +17,8 @@ export interface ServeHereOptions {
   log: Logger;
   /** One of the threads of a process that holds the port (startServerThreads). */
   threadOfPort: boolean;
+  /** With threadOfPort: this thread's label and every thread's metrics. */
+  threadMetrics?: ServerOptions['threadMetrics'];
 }
 
 /** The server of `npm start` on this thread: every route, the widget, its wasm and the demo. */
@@ -27,6 +30,7 @@ export function serveHere(opts: ServeHereOptions): Promise<RunningServer> {
     store,
     logger: opts.log,
     threadOfPort: opts.threadOfPort,
+    ...(opts.threadMetrics ? { threadMetrics: opts.threadMetrics } : {}),
     passkeys: credentials && { config: config.webauthn, credentials },
     // The demo's backend redeems tokens in-process, like a site would.
     mount: (app) =>

@@ -25,13 +25,31 @@ const credentials: CredentialStore | undefined = data.credentials && {
   close: async () => {},
 };
 const sites = new SiteRegistry(data.sites);
-const server = await serveHere({ config, sites, store, credentials, log, threadOfPort: true });
 const tell = (m: FromServerThread) => parentPort!.postMessage(m);
+// Scrapes of GET /metrics waiting for every thread's metrics, by id.
+const scrapes = new Map<number, (text: string) => void>();
+let nextScrape = 0;
+const allThreads = () =>
+  new Promise<string>((resolve) => {
+    const id = nextScrape++;
+    scrapes.set(id, resolve);
+    tell({ type: 'metrics', id });
+  });
+const server = await serveHere({ config, sites, store, credentials, log, threadOfPort: true, threadMetrics: { thread: String(data.thread), allThreads } });
 
 parentPort!.on('message', (m: ToServerThread) => {
-  if (m.type === 'stop') return void stop();
-  sites.replace(m.snapshot);
-  tell({ type: 'sites-applied', version: m.version });
+  switch (m.type) {
+    case 'stop':
+      return void stop();
+    case 'sites':
+      sites.replace(m.snapshot);
+      return tell({ type: 'sites-applied', version: m.version });
+    case 'metrics-json':
+      return void server.metricsJson().then((json) => tell({ type: 'metrics-json', id: m.id, json }));
+    case 'metrics':
+      scrapes.get(m.id)?.(m.text);
+      scrapes.delete(m.id);
+  }
 });
 tell({ type: 'listening' });
 

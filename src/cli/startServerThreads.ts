@@ -4,6 +4,7 @@ import type { SitesSnapshot } from '../core/sites/SiteRegistry.js';
 import type { CredentialStore } from '../store/credentials/CredentialStore.js';
 import type { ListStore, SharedStoreMemory } from '../store/shared/SharedMemoryStore.js';
 import { answerOverPort } from '../store/shared/answerOverPort.js';
+import { aggregateMetrics } from '../http/aggregateMetrics.js';
 import { type Supervision, superviseThread } from './superviseThread.js';
 
 /** What a server thread starts from (workerData of serverThread.ts). */
@@ -17,12 +18,25 @@ export interface ServerThreadData {
   credentials: MessagePort | undefined;
   /** Whether the process logs to a terminal (readable lines) or not (JSON lines). */
   terminal: boolean;
+  /** The thread's number, 1 to WORKERS: its metrics' `thread` label. */
+  thread: number;
 }
 
 /** Messages to a server thread. */
-export type ToServerThread = { type: 'sites'; snapshot: SitesSnapshot; version: number } | { type: 'stop' };
+export type ToServerThread =
+  | { type: 'sites'; snapshot: SitesSnapshot; version: number }
+  | { type: 'stop' }
+  /** Send your metrics (prom-client JSON), for the scrape `id`. */
+  | { type: 'metrics-json'; id: number }
+  /** Every thread's metrics, for the scrape `id` you asked for. */
+  | { type: 'metrics'; id: number; text: string };
 /** Messages from a server thread. */
-export type FromServerThread = { type: 'listening' } | { type: 'sites-applied'; version: number };
+export type FromServerThread =
+  | { type: 'listening' }
+  | { type: 'sites-applied'; version: number }
+  /** A scrape of GET /metrics: answer with every thread's metrics. */
+  | { type: 'metrics'; id: number }
+  | { type: 'metrics-json'; id: number; json: object[] };
 
 export interface ServerThreadsOptions {
   /** Threads to start (WORKERS). */
@@ -84,6 +98,7 @@ export async function startServerThreads(opts: ServerThreadsOptions): Promise<Se
       memory: opts.shared && lists && { tables: opts.shared.memory, lists },
       credentials,
       terminal: process.stdout.isTTY === true,
+      thread: i + 1,
     };
     const worker = serverThread({
       workerData: data,
@@ -107,16 +122,10 @@ export async function startServerThreads(opts: ServerThreadsOptions): Promise<Se
   }
   started = true;
   const send = (m: ToServerThread) => threads.forEach((w) => w.postMessage(m));
+  answerScrapes(threads);
   let sitesVersion = 0;
   const applied = (worker: Worker, version: number) =>
-    new Promise<void>((resolve) => {
-      const heard = (m: FromServerThread) => {
-        if (m.type !== 'sites-applied' || m.version !== version) return;
-        worker.off('message', heard);
-        resolve();
-      };
-      worker.on('message', heard);
-    });
+    nextMessage(worker, (m): m is Extract<FromServerThread, { type: 'sites-applied' }> => m.type === 'sites-applied' && m.version === version);
   return {
     async replaceSites(snapshot) {
       const version = ++sitesVersion;
@@ -131,4 +140,32 @@ export async function startServerThreads(opts: ServerThreadsOptions): Promise<Se
       await Promise.all(exited);
     },
   };
+}
+
+/** The next message of `worker` that `matches`. */
+function nextMessage<M extends FromServerThread>(worker: Worker, matches: (m: FromServerThread) => m is M): Promise<M> {
+  return new Promise((resolve) => {
+    const heard = (m: FromServerThread) => {
+      if (!matches(m)) return;
+      worker.off('message', heard);
+      resolve(m);
+    };
+    worker.on('message', heard);
+  });
+}
+
+/** A thread scraped for /metrics gets the metrics of every thread, gathered here. */
+function answerScrapes(threads: readonly Worker[]): void {
+  let nextScrape = 0;
+  for (const asker of threads) {
+    asker.on('message', (m: FromServerThread) => {
+      if (m.type !== 'metrics') return;
+      const id = nextScrape++;
+      const replies = threads.map((w) => nextMessage(w, (r): r is Extract<FromServerThread, { type: 'metrics-json' }> => r.type === 'metrics-json' && r.id === id));
+      threads.forEach((w) => w.postMessage({ type: 'metrics-json', id } satisfies ToServerThread));
+      void Promise.all(replies)
+        .then((all) => aggregateMetrics(all.map((r) => r.json)))
+        .then((text) => asker.postMessage({ type: 'metrics', id: m.id, text } satisfies ToServerThread));
+    });
+  }
 }

@@ -55,6 +55,11 @@ export interface ServerOptions {
    * process that holds the port alone (claimPort) and serves it from every thread.
    */
   threadOfPort?: boolean;
+  /**
+   * One of several threads serving the port: its series carry the label `thread`, and GET
+   * /metrics answers `allThreads()` (the metrics of every thread) rather than its own alone.
+   */
+  threadMetrics?: { thread: string; allThreads(): Promise<string> };
   /** Adds more routes (e.g. static assets) before the 404/405 fallback is installed. */
   mount?: (app: TemplatedApp, ctx: CoreContext) => void;
 }
@@ -71,6 +76,8 @@ export interface AriadneServer {
   readonly routes: RouteTable;
   /** The sites served (ServerOptions.sites, or the open default). */
   readonly sites: SiteRegistry;
+  /** This server's metrics as prom-client JSON, for a thread that answers for all (aggregateMetrics). */
+  metricsJson(): Promise<object[]>;
 }
 
 const METHODS_OF_GET_ROUTES = 'GET, OPTIONS';
@@ -83,7 +90,8 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   const ownStore = opts.store === undefined;
   const store = opts.store ?? new MemoryStore({ maxMarkers: DEFAULT_MAX_MARKERS, maxCounters: DEFAULT_MAX_COUNTERS });
   const ring = keyRing(config.signingSecret, config.signingKeys);
-  const metrics = new Metrics();
+  const metrics = new Metrics(opts.threadMetrics ? { thread: opts.threadMetrics.thread } : {});
+  const scrape = opts.threadMetrics?.allThreads ?? (() => metrics.registry.metrics());
   const sites =
     opts.sites ??
     new SiteRegistry({
@@ -253,7 +261,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
       errors: ['unauthorized'],
       answer: async (authorization) =>
         operator(authorization)
-          ? { status: 200, body: await metrics.registry.metrics(), contentType: metrics.registry.contentType }
+          ? { status: 200, body: await scrape(), contentType: metrics.registry.contentType }
           : { ...plainFailure(failure('unauthorized')), headers: BEARER_CHALLENGE },
     },
     {
@@ -319,6 +327,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
     },
     routes,
     sites,
+    metricsJson: () => metrics.registry.getMetricsAsJSON(),
     async close(graceMs = 10_000) {
       closing = true;
       if (listenSocket !== undefined) uWS.us_listen_socket_close(listenSocket);
