@@ -2,7 +2,7 @@
  * A server thread (startServerThreads): the full server on the port its process claimed, with
  * its own kernel and signature worker, on the store every thread shares.
  */
-import { parentPort, threadId, workerData } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { SiteRegistry } from '../core/sites/SiteRegistry.js';
 import type { CredentialStore } from '../store/credentials/CredentialStore.js';
 import { RedisStore } from '../store/redis/RedisStore.js';
@@ -15,7 +15,7 @@ import { CREDENTIAL_METHODS, type FromServerThread, LIST_METHODS, type ServerThr
 
 const data = workerData as ServerThreadData;
 const { config } = data;
-const log = createLogger(config.logLevel, process.stdout, data.terminal).child({ thread: threadId });
+const log = createLogger(config.logLevel, process.stdout, data.terminal).child({ thread: data.thread });
 const store: Store = data.memory
   ? new SharedMemoryStore({ memory: data.memory.tables, lists: callOverPort<ListStore, (typeof LIST_METHODS)[number]>(data.memory.lists, LIST_METHODS) })
   : await RedisStore.open(config.store.redis);

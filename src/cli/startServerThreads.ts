@@ -4,7 +4,8 @@ import type { SitesSnapshot } from '../core/sites/SiteRegistry.js';
 import type { CredentialStore } from '../store/credentials/CredentialStore.js';
 import type { ListStore, SharedStoreMemory } from '../store/shared/SharedMemoryStore.js';
 import { answerOverPort } from '../store/shared/answerOverPort.js';
-import { aggregateMetrics } from '../http/aggregateMetrics.js';
+import { answerMetricsScrapes } from './answerMetricsScrapes.js';
+import { nextMessage } from './nextMessage.js';
 import { type Supervision, superviseThread } from './superviseThread.js';
 
 /** What a server thread starts from (workerData of serverThread.ts). */
@@ -122,7 +123,7 @@ export async function startServerThreads(opts: ServerThreadsOptions): Promise<Se
   }
   started = true;
   const send = (m: ToServerThread) => threads.forEach((w) => w.postMessage(m));
-  answerScrapes(threads);
+  answerMetricsScrapes(threads);
   let sitesVersion = 0;
   const applied = (worker: Worker, version: number) =>
     nextMessage(worker, (m): m is Extract<FromServerThread, { type: 'sites-applied' }> => m.type === 'sites-applied' && m.version === version);
@@ -140,32 +141,4 @@ export async function startServerThreads(opts: ServerThreadsOptions): Promise<Se
       await Promise.all(exited);
     },
   };
-}
-
-/** The next message of `worker` that `matches`. */
-function nextMessage<M extends FromServerThread>(worker: Worker, matches: (m: FromServerThread) => m is M): Promise<M> {
-  return new Promise((resolve) => {
-    const heard = (m: FromServerThread) => {
-      if (!matches(m)) return;
-      worker.off('message', heard);
-      resolve(m);
-    };
-    worker.on('message', heard);
-  });
-}
-
-/** A thread scraped for /metrics gets the metrics of every thread, gathered here. */
-function answerScrapes(threads: readonly Worker[]): void {
-  let nextScrape = 0;
-  for (const asker of threads) {
-    asker.on('message', (m: FromServerThread) => {
-      if (m.type !== 'metrics') return;
-      const id = nextScrape++;
-      const replies = threads.map((w) => nextMessage(w, (r): r is Extract<FromServerThread, { type: 'metrics-json' }> => r.type === 'metrics-json' && r.id === id));
-      threads.forEach((w) => w.postMessage({ type: 'metrics-json', id } satisfies ToServerThread));
-      void Promise.all(replies)
-        .then((all) => aggregateMetrics(all.map((r) => r.json)))
-        .then((text) => asker.postMessage({ type: 'metrics', id: m.id, text } satisfies ToServerThread));
-    });
-  }
 }
