@@ -41,6 +41,7 @@ const SECTIONS: Record<string, Runner> = {
   kernel: runKernelBench,
   signature: optional('./signature.js', 'runSignatureBench'),
   http: optional('./http.js', 'runHttpBench'),
+  keyboard: optional('./keyboardScoring.js', 'runKeyboardScoringBench'),
 };
 
 function format(v: string | number | undefined): string {

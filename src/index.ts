@@ -15,6 +15,7 @@ export { RedisCredentialStore } from './store/credentials/RedisCredentialStore.j
 export { type OpenedStores, openStore } from './store/openStore.js';
 export { type ConsumeResult, type Lifetime, type Store, type StoreHealth, StoreUnavailableError } from './store/Store.js';
 export { ErrorStatus, type ErrorCode, type Failure } from './core/errors.js';
+export { REASON_CODES, type ReasonCode } from './core/scoring/reasons/reasonCodes.js';
 export type { Challenge } from './core/challenge/issueChallenge.js';
 export { loadKernel } from './kernel/index.js';
 export type { Kernel, Maze, MazeParams, RawEvent } from './kernel/types.js';

@@ -1,34 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { listeningUrl, runCli } from './helpers/cliProcess.js';
+import { freePort } from './helpers/freePort.js';
 import { postJson } from './helpers/client.js';
+import { until } from './helpers/until.js';
 import { SoftAuthenticator } from './helpers/softAuthenticator.js';
 
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-
-function run(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts'], {
-    cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => out, exited };
-}
-
-async function until(cond: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const run = runCli;
 
 describe('npm start (src/cli.ts)', () => {
   it('invalid configuration stops start-up with a message naming the variable', async () => {
@@ -54,6 +34,22 @@ describe('npm start (src/cli.ts)', () => {
     expect((await postJson(`${url}/webauthn/register/options`, { site_key: 's', stable_id: 'u' })).status).toBe(404);
     p.child.kill('SIGTERM');
     expect(await p.exited).toBe(0);
+  });
+
+  it('a second process on a taken port exits non-zero naming the port; the first keeps serving alone', async () => {
+    const port = String(await freePort());
+    const first = run({ PORT: port, HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+    try {
+      const url = await listeningUrl(first);
+      const second = run({ PORT: port, HOST: '127.0.0.1' });
+      expect(await second.exited).not.toBe(0);
+      expect(second.output()).toContain(`127.0.0.1:${port}`);
+      // Every connection still reaches the first (no split traffic with a second store).
+      for (let i = 0; i < 10; i++) expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    } finally {
+      first.child.kill('SIGTERM');
+      await first.exited;
+    }
   });
 
   it.each([

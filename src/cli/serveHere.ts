@@ -35,6 +35,7 @@ export function serveHere(opts: ServeHereOptions): Promise<RunningServer> {
     // The demo's backend redeems tokens in-process, like a site would.
     mount: (app) =>
       mountAssets(app, {
+        apiPrefix: config.apiPrefix,
         verifyTokenInProcess: (token, sessionId) =>
           verifyToken(token, { secret: config.signingSecret, secrets: config.signingKeys, sessionId, store }),
       }),

@@ -43,8 +43,12 @@ export interface View {
 
 export function buildView(host: HTMLElement): View {
   const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
-  root.innerHTML = `<style>${STYLE}</style>
-<div class="box" role="group" aria-labelledby="title">
+  // A constructed sheet, not a <style> element: a page whose CSP has no 'unsafe-inline' styles
+  // blocks the element, while CSSOM sheets are not subject to style-src.
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(STYLE);
+  root.adoptedStyleSheets = [sheet];
+  root.innerHTML = `<div class="box" role="group" aria-labelledby="title">
   <div class="head"><p class="title" id="title"></p></div>
   <div class="stage"><canvas tabindex="0" role="application" aria-describedby="help status"></canvas></div>
   <div class="bar" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow="0"><div></div></div>

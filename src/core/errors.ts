@@ -4,6 +4,8 @@
  */
 export const ErrorStatus = {
   invalid_request: 400,
+  /** A body framing two HTTP parsers could read differently (see src/http/guard). */
+  invalid_framing: 400,
   unauthorized: 401,
   hostname_not_allowed: 403,
   not_found: 404,

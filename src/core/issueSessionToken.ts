@@ -1,4 +1,6 @@
 import type { InputType } from './scoring/ScoringTable.js';
+import { reasonClaim } from './scoring/reasons/reasonClaim.js';
+import type { ReasonCode } from './scoring/reasons/reasonCodes.js';
 import type { KeyRing } from './token/keys.js';
 import { randomBase64url } from './token/randomPool.js';
 import { signToken } from './token/signToken.js';
@@ -21,6 +23,8 @@ export function issueSessionToken(
     sessionId: string;
     siteKey: string;
     score: number;
+    /** Why the score is low (at most 3; empty when it is not): carried as `rsn`, only when any. */
+    reasons?: readonly ReasonCode[];
     /** The input type inferred from the events (never the client's claim). */
     inputType: InputType;
     hostname: string;
@@ -41,6 +45,7 @@ export function issueSessionToken(
       iat: Math.floor(c.now / 1000),
       exp: Math.floor((c.now + ttlMs) / 1000),
       score: c.score,
+      ...(c.reasons !== undefined && c.reasons.length > 0 ? { rsn: reasonClaim(c.reasons) } : {}),
       input_type: c.inputType,
       hostname: c.hostname,
       ip: c.ip,

@@ -5,6 +5,7 @@ import { SESSION_TOKEN_TYP } from './issueSessionToken.js';
 import { createdAtOf } from './challenge/challengeIdBytes.js';
 import { bindingFromAddress } from './rateLimit.js';
 import type { InputType } from './scoring/ScoringTable.js';
+import { isReasonClaim } from './scoring/reasons/reasonClaim.js';
 
 const INPUT_TYPES: ReadonlySet<string> = new Set<InputType>(['mouse', 'touch', 'pen', 'keyboard']);
 
@@ -17,6 +18,8 @@ export interface SessionClaims {
   iat: number;
   exp: number;
   score: number;
+  /** Reason codes of a low score, as places in REASON_CODES (reasonClaim); absent when none. */
+  rsn?: number[];
   /** The input type /verify inferred from the events; absent in tokens minted before it was added. */
   input_type?: InputType;
   hostname: string;
@@ -109,6 +112,7 @@ function isSessionClaims(c: Record<string, unknown>): c is Record<string, unknow
     Number.isSafeInteger(c.exp) &&
     typeof c.score === 'number' &&
     Number.isFinite(c.score) &&
+    (c.rsn === undefined || isReasonClaim(c.rsn)) &&
     typeof c.hostname === 'string' &&
     (c.input_type === undefined || (typeof c.input_type === 'string' && INPUT_TYPES.has(c.input_type))) &&
     (c.ip === undefined || typeof c.ip === 'string')

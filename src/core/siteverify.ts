@@ -1,5 +1,7 @@
 import type { Store } from '../store/Store.js';
 import type { InputType } from './scoring/ScoringTable.js';
+import { reasonsOfClaim } from './scoring/reasons/reasonClaim.js';
+import type { ReasonCode } from './scoring/reasons/reasonCodes.js';
 import type { KeyRing } from './token/keys.js';
 import { redeemSessionToken, type RedeemErrorCode } from './redeemSessionToken.js';
 import type { SiteverifyCaller } from './siteverifyCaller.js';
@@ -24,12 +26,15 @@ export interface SiteverifyInput {
 /**
  * The answer of /siteverify: the spec's fields plus the Turnstile/hCaptcha-style extras
  * `challenge_ts`, `hostname` and `error-codes`; `remoteip_mismatch` when `remoteip` was given and
- * the solving address is known; `test` on the answers of a test secret.
+ * the solving address is known; `reasons` when the token carries reason codes; `test` on the
+ * answers of a test secret.
  */
 export type SiteverifyResult =
   | {
       success: true;
       score: number;
+      /** Why the score is under the threshold, strongest first (at most 3; only then, and only in shadow mode). */
+      reasons?: ReasonCode[];
       challenge_id: string;
       session_id: string;
       site_key: string;
@@ -79,6 +84,7 @@ export async function siteverify(
   const answer: SiteverifyResult = {
     success: true,
     score: c.score,
+    ...reasonsField(c.rsn),
     challenge_id: c.challenge_id,
     session_id: c.session_id,
     site_key: c.site_key,
@@ -89,6 +95,12 @@ export async function siteverify(
   };
   if (result.remoteIpMismatch !== undefined) answer.remoteip_mismatch = result.remoteIpMismatch;
   return answer;
+}
+
+/** `reasons` when the claim names any code this server knows. */
+function reasonsField(rsn: number[] | undefined): { reasons?: ReasonCode[] } {
+  const reasons = rsn === undefined ? [] : reasonsOfClaim(rsn);
+  return reasons.length > 0 ? { reasons } : {};
 }
 
 /** The fixed verdict of a test secret, whatever the token. */

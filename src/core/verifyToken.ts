@@ -1,5 +1,7 @@
 import type { Store } from '../store/Store.js';
 import type { InputType } from './scoring/ScoringTable.js';
+import { reasonsOfClaim } from './scoring/reasons/reasonClaim.js';
+import type { ReasonCode } from './scoring/reasons/reasonCodes.js';
 import { keyRing, type SigningKey } from './token/keys.js';
 import { redeemSessionToken, type RedeemErrorCode } from './redeemSessionToken.js';
 import { IDEMPOTENCY_KEY_PATTERN, isIdempotencyKey } from './token/idempotencyKey.js';
@@ -31,6 +33,8 @@ export interface VerifyTokenResult {
   score: number;
   /** When valid: the input type /verify inferred from the events (mouse, touch, pen, keyboard), for a site's own policy. */
   inputType?: InputType;
+  /** When valid and the score was under the threshold in shadow mode: why, strongest first (at most 3). */
+  reasons?: ReasonCode[];
   error?: RedeemErrorCode;
   /** With `remoteIp`: whether it differs from the address that solved the maze (when known). */
   remoteIpMismatch?: boolean;
@@ -53,8 +57,10 @@ export async function verifyToken(token: string, opts: VerifyTokenOptions): Prom
     remoteIp: opts.remoteIp,
   });
   if (!result.ok) return { valid: false, score: 0, error: result.code };
-  const { score, input_type: inputType } = result.claims;
+  const { score, input_type: inputType, rsn } = result.claims;
   const answer: VerifyTokenResult = inputType === undefined ? { valid: true, score } : { valid: true, score, inputType };
+  const reasons = rsn === undefined ? [] : reasonsOfClaim(rsn);
+  if (reasons.length > 0) answer.reasons = reasons;
   if (result.remoteIpMismatch !== undefined) answer.remoteIpMismatch = result.remoteIpMismatch;
   return answer;
 }

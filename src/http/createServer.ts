@@ -19,7 +19,10 @@ import { type Header, PREFLIGHT, corsHeaders } from './cors.js';
 import { Metrics, type RouteMetrics } from './metrics.js';
 import { parseJson } from './parseJson.js';
 import { peerAddress } from './peerAddress.js';
+import { guardRequests } from './guard/guardRequests.js';
 import { listenExclusive, listenShared } from './listenExclusive.js';
+import { afterBody } from './afterBody.js';
+import { FORM_TYPE, mediaType } from './mediaType.js';
 import { readBody } from './readBody.js';
 import { JSON_TYPE, type Reply, writeReply } from './reply.js';
 import { type PostRoute, type RequestInfo, plainFailure } from './route.js';
@@ -115,7 +118,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   };
   const schemas = compileSchemas(config.maxEvents);
   const routes = new RouteTable();
-  const app = routes.recording(uWS.App());
+  const app = routes.recording(guardRequests(uWS.App()));
   const prefixes = config.apiPrefix === '' ? [''] : ['', config.apiPrefix];
   const allowed = new Map<string, string>();
 
@@ -186,7 +189,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   }
 
   function decode(route: PostRoute, bytes: Buffer, contentType: string): { ok: true; value: unknown } | { ok: false; detail: string } {
-    if (route.form === true && contentType.startsWith('application/x-www-form-urlencoded')) {
+    if (route.form === true && mediaType(contentType) === FORM_TYPE) {
       return { ok: true, value: Object.fromEntries(new URLSearchParams(bytes.toString('utf8'))) };
     }
     return parseJson(bytes);
@@ -205,10 +208,8 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
         contentType: req.getHeader('content-type'),
         address: withAddress ? peerAddress(res, req, config.trustProxy) : '',
       };
-      const contentLength = req.getHeader('content-length');
       const finish = track(res, m, corsHeaders(config.corsOrigins, info.origin));
-      if (contentLength !== '' && Number(contentLength) > config.maxBodyBytes) return finish(tooLarge);
-      readBody(res, config.maxBodyBytes, (bytes) => {
+      readBody(res, config.maxBodyBytes, req.getHeader('content-length'), (bytes) => {
         if (bytes === undefined) return finish(tooLarge);
         const parsed = decode(route, bytes, info.contentType);
         if (!parsed.ok) return finish(route.fail(failure('invalid_request', parsed.detail)));
@@ -303,8 +304,8 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
       methods === undefined
         ? plainFailure(failure('not_found'))
         : { ...plainFailure(failure('method_not_allowed')), headers: [['allow', methods]] as const };
-    // The body (if any) is not read: close so it cannot be taken for the next request.
-    writeReply(res, { ...reply, close: true }, cors);
+    // The body (if any) is discarded first, so an uploading client reads the answer; then close.
+    afterBody(res, req, () => writeReply(res, { ...reply, close: true }, cors));
     metrics.route(methods === undefined ? 'unknown' : req.getUrl()).observe(reply.status, performance.now(), reply.code);
   });
 

@@ -1,24 +1,36 @@
 /** Deepest nesting of objects and arrays a request body may have. */
 export const MAX_JSON_DEPTH = 16;
 
+/** In `u` mode a surrogate pair is one code point: only a lone surrogate is in Cs. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 export type ParsedJson = { ok: true; value: unknown } | { ok: false; detail: string };
 
 /**
- * Objects and arrays in `value` nest at most `depth` deep. Checked on the parsed value (V8's
- * JSON.parse does not recurse, so any nesting parses): it visits only values, not every byte.
+ * Objects and arrays in `value` nest at most `depth` deep, and no string in it (key or value)
+ * holds a lone surrogate. Checked on the parsed value (V8's JSON.parse does not recurse, so any
+ * nesting parses): it visits only values, not every byte.
  */
-function nestsWithin(value: unknown, depth: number): boolean {
-  if (typeof value !== 'object' || value === null) return true;
-  if (depth === 0) return false;
+function wellFormed(value: unknown, depth: number): 'ok' | 'deep' | 'surrogate' {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? 'surrogate' : 'ok';
+  if (typeof value !== 'object' || value === null) return 'ok';
+  if (depth === 0) return 'deep';
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (!nestsWithin(value[i], depth - 1)) return false;
-    return true;
+    for (let i = 0; i < value.length; i++) {
+      const r = wellFormed(value[i], depth - 1);
+      if (r !== 'ok') return r;
+    }
+    return 'ok';
   }
-  for (const key in value) if (!nestsWithin((value as Record<string, unknown>)[key], depth - 1)) return false;
-  return true;
+  for (const key in value) {
+    if (LONE_SURROGATE.test(key)) return 'surrogate';
+    const r = wellFormed((value as Record<string, unknown>)[key], depth - 1);
+    if (r !== 'ok') return r;
+  }
+  return 'ok';
 }
 
-/** Parses a JSON request body, refusing nesting deeper than MAX_JSON_DEPTH. */
+/** Parses a JSON request body, refusing nesting deeper than MAX_JSON_DEPTH and lone surrogates. */
 export function parseJson(bytes: Buffer): ParsedJson {
   let value: unknown;
   try {
@@ -26,6 +38,9 @@ export function parseJson(bytes: Buffer): ParsedJson {
   } catch {
     return { ok: false, detail: 'body: malformed JSON' };
   }
-  if (!nestsWithin(value, MAX_JSON_DEPTH)) return { ok: false, detail: `body: JSON nested deeper than ${MAX_JSON_DEPTH}` };
+  const form = wellFormed(value, MAX_JSON_DEPTH);
+  if (form === 'deep') return { ok: false, detail: `body: JSON nested deeper than ${MAX_JSON_DEPTH}` };
+  // Identifiers are compared as exact code units: a lone surrogate is not text, and is refused.
+  if (form === 'surrogate') return { ok: false, detail: 'body: a string holds a lone surrogate' };
   return { ok: true, value };
 }

@@ -4,6 +4,8 @@
  * document nor the answers can drift. Objects are closed: a field not listed here is a bug.
  */
 import { type TSchema, Type } from '@sinclair/typebox';
+import { MAX_REASONS } from '../core/scoring/reasons/explainScore.js';
+import { REASON_CODES } from '../core/scoring/reasons/reasonCodes.js';
 
 const closed = <T extends Record<string, TSchema>>(properties: T, description?: string) =>
   Type.Object(properties, { additionalProperties: false, ...(description === undefined ? {} : { description }) });
@@ -63,6 +65,13 @@ export const VerifyResponse = closed({ success: Type.Literal(true), token: Type.
 export const SiteverifySuccess = closed({
   success: Type.Literal(true),
   score: Type.Number({ minimum: 0, maximum: 1 }),
+  reasons: opt(
+    Type.Array(Type.Union(REASON_CODES.map((c) => Type.Literal(c))), {
+      minItems: 1,
+      maxItems: MAX_REASONS,
+      description: 'Why the score is under the threshold, strongest first; only for such tokens minted in shadow mode',
+    }),
+  ),
   challenge_id: Type.String(),
   session_id: Type.String(),
   site_key: Type.String(),

@@ -4,6 +4,7 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
+import { SITE_KEY_PATTERN } from '../core/sites/sitesFileSchema.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../core/token/idempotencyKey.js';
 
 export const LIMITS = {
@@ -28,6 +29,8 @@ export const LIMITS = {
 const text = (maxLength: number) => Type.String({ maxLength });
 const required = (maxLength: number) => Type.String({ minLength: 1, maxLength });
 const opt = <T extends TSchema>(t: T) => Type.Optional(t);
+/** Site keys are compared as exact strings: a safe character set, nothing that normalises or folds. */
+const siteKey = () => Type.String({ minLength: 1, maxLength: LIMITS.siteKey, pattern: SITE_KEY_PATTERN });
 
 const RawEvent = Type.Object({
   x: Type.Number(),
@@ -42,7 +45,7 @@ const RawEvent = Type.Object({
 const events = (maxEvents: number) => Type.Array(RawEvent, { maxItems: maxEvents });
 
 const Challenge = Type.Object({
-  site_key: required(LIMITS.siteKey),
+  site_key: siteKey(),
   stable_id: opt(text(LIMITS.stableId)),
   client_capabilities: opt(
     Type.Object({
@@ -56,7 +59,7 @@ const Challenge = Type.Object({
 const ProbeArm = (maxEvents: number) =>
   Type.Object({
     challenge_id: required(LIMITS.challengeId),
-    site_key: required(LIMITS.siteKey),
+    site_key: siteKey(),
     session_id: required(LIMITS.sessionId),
     probe_id: required(LIMITS.probeId),
     events: events(maxEvents),
@@ -84,7 +87,7 @@ const WebAuthnAssertion = Type.Object({
 const Verify = (maxEvents: number) =>
   Type.Object({
     challenge_id: required(LIMITS.challengeId),
-    site_key: required(LIMITS.siteKey),
+    site_key: siteKey(),
     session_id: required(LIMITS.sessionId),
     maze_seed: opt(Type.Number()),
     events: events(maxEvents),
@@ -104,7 +107,10 @@ const Siteverify = Type.Object({
   token: opt(text(LIMITS.token)),
   session_id: opt(text(LIMITS.sessionId)),
   secret: opt(Type.String({ maxLength: LIMITS.secret, description: "The site's secret (or send it as the bearer token)" })),
-  sitekey: opt(Type.String({ maxLength: LIMITS.siteKey, description: 'The token must belong to this site key' })),
+  sitekey: opt(
+    // Empty means not given (form posts send every field).
+    Type.String({ maxLength: LIMITS.siteKey, pattern: '^[A-Za-z0-9._-]*$', description: 'The token must belong to this site key' }),
+  ),
   remoteip: opt(Type.String({ maxLength: LIMITS.remoteIp, description: 'The address you saw the user at; compared with the solving address' })),
   idempotency_key: opt(
     Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN, description: "A retry with the same key within the token's life gets the first answer again" }),
@@ -112,7 +118,7 @@ const Siteverify = Type.Object({
 });
 
 const RegisterOptions = Type.Object({
-  site_key: required(LIMITS.siteKey),
+  site_key: siteKey(),
   stable_id: required(LIMITS.stableId),
 });
 

@@ -70,12 +70,25 @@ describe.skipIf(!findChromium())('the JS API in Chromium', { timeout: 90_000 }, 
     await page.close();
   });
 
-  it('works from another origin: worker started through a blob, wasm and API over CORS', async () => {
+  it.each([
+    ['', () => ({})],
+    // The policy the README gives an embedding page: nothing inline, no eval.
+    [
+      ' under a strict Content-Security-Policy',
+      (service: string) => ({
+        'content-security-policy': `default-src 'none'; script-src ${service} 'wasm-unsafe-eval'; worker-src blob:; connect-src ${service}; style-src 'self'; base-uri 'none'`,
+      }),
+    ],
+  ])('works from another origin%s: worker started through a blob, wasm and API over CORS', async (_name, policy) => {
     // A real server for the site (a fulfilled route would count as a public address space).
-    const site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(embedPage(live.server.url)));
+    const site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html', ...policy(live.server.url) }).end(embedPage(live.server.url)));
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     const { port } = site.address() as AddressInfo;
     const page = await live.browser.context.newPage();
+    const violations: string[] = [];
+    page.on('console', (m) => {
+      if (m.text().includes('Content Security Policy')) violations.push(m.text());
+    });
     const c = await readyChallenge(page, () => page.goto(`http://127.0.0.1:${port}/embed.html`));
     expect(c.site_key).toBe('embed-test');
     await expect.poll(() => page.workers().map((w) => new URL(w.url()).protocol)).toContain('blob:');
@@ -83,6 +96,7 @@ describe.skipIf(!findChromium())('the JS API in Chromium', { timeout: 90_000 }, 
     await dragAlong(page, c, await solutionOf(c));
     expect((await verify).status()).toBe(200);
     await expect.poll(() => page.locator('input[name="ariadne-response"]').inputValue()).not.toBe('');
+    expect(violations).toEqual([]);
     await page.close();
     site.closeAllConnections();
     await new Promise((resolve) => site.close(resolve));

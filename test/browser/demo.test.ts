@@ -12,9 +12,23 @@ import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
 describe.skipIf(!findChromium())('the demo sign-up form in Chromium', { timeout: 90_000 }, () => {
   const live = withAriadneAndChromium();
 
-  it('signs up with a verified widget, and the same token is refused the second time', async () => {
+  it('signs up with a verified widget under the strict CSP, and the same token is refused the second time', async () => {
     const page = await live.browser.context.newPage();
+    // The page's Content-Security-Policy (no inline script or style, no eval; wasm-unsafe-eval)
+    // must not block anything the widget does: Chromium reports each violation on the console.
+    const violations: string[] = [];
+    page.on('console', (m) => {
+      if (m.text().includes('Content Security Policy')) violations.push(m.text());
+    });
+    const served = page.waitForResponse((r) => new URL(r.url()).pathname === '/');
     const c = await readyChallenge(page, () => page.goto(live.server.url));
+    expect((await served).headers()['content-security-policy']).toContain("script-src 'self' 'wasm-unsafe-eval'");
+    // The shadow DOM's styles apply (a constructed sheet, which the policy allows).
+    const border = await page.evaluate(() => {
+      const box = document.querySelector('ariadne-maze')!.shadowRoot!.querySelector('.box')!;
+      return getComputedStyle(box).borderTopLeftRadius;
+    });
+    expect(border).toBe('8px');
     await page.fill('#email', 'ada@example.com');
     await page.fill('#password', 'correct horse battery');
     expect(await page.locator('#submit').isDisabled()).toBe(true);
@@ -27,6 +41,8 @@ describe.skipIf(!findChromium())('the demo sign-up form in Chromium', { timeout:
     const shot = process.env.UPDATE_DOCS_SCREENSHOT ? 'docs/demo.png' : 'test-artifacts/demo.png';
     mkdirSync(path.dirname(path.join(repoRoot, shot)), { recursive: true });
     await page.screenshot({ path: path.join(repoRoot, shot), fullPage: true });
+
+    expect(violations).toEqual([]);
 
     const session = await page.locator('input[name="ariadne-session"]').inputValue();
     const [response] = await Promise.all([page.waitForNavigation(), page.click('#submit')]);

@@ -4,8 +4,10 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findChromium } from './helpers/browser.js';
-import { dragAlong, keyAlong, nextWidgetError, readyChallenge, siteverify, solutionOf, statusText, touchAlong, widgetOutcome, widgetSession } from './helpers/maze.js';
+import { arrowKey, dragAlong, keyAlong, nextWidgetError, readyChallenge, siteverify, solutionOf, statusText, touchAlong, widgetOutcome, widgetSession } from './helpers/maze.js';
 import { hexZeroBits } from '../../src/client/powSearch.js';
+import { readKeystrokes } from '../../src/core/scoring/keyboard/readKeystrokes.js';
+import { loadKernel, type RawEvent } from '../../src/kernel/index.js';
 import { repoRoot } from './helpers/server.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
 
@@ -85,7 +87,21 @@ describe.skipIf(!chromium)('solving the maze in Chromium', { timeout: 90_000 }, 
     expect(c.pow_difficulty_keyboard).toBe(c.pow_difficulty + 3);
     expect(hexZeroBits(sent.pow_proof.hash)).toBeGreaterThanOrEqual(c.pow_difficulty_keyboard!);
     await page.screenshot({ path: path.join(artifacts, 'solve-keyboard.png'), fullPage: true });
-    expect(await siteverify(live.server.url, token, await widgetSession(page))).toMatchObject({ success: true, input_type: 'keyboard' });
+    // The keystrokes as the server reads them from the real widget's events: Enter, then one
+    // press per step, each released (Enter at once, the arrows after their 20-50 ms press()
+    // delay), save the last (the widget stops listening at the exit).
+    const maze = (await loadKernel()).generateMaze({ seed: c.maze_seed, width: c.maze_width, height: c.maze_height, difficulty: c.maze_difficulty });
+    const presses = readKeystrokes(maze, sent.events as RawEvent[]).filter((s) => !s.repeat);
+    expect(presses.map((p) => p.key)).toEqual(['Enter', ...cells.slice(1).map((to, i) => arrowKey(cells[i]!, to))]);
+    expect(presses[0]!.hold).toBeGreaterThanOrEqual(0);
+    const arrowHolds = presses.slice(1, -1).map((p) => p.hold);
+    expect(arrowHolds.every((h) => h >= 15 && h < 200), JSON.stringify(arrowHolds)).toBe(true);
+    expect(presses.at(-1)!.hold).toBeNaN();
+    // Shadow mode: the script's arrow keys (independent gaps, short holds) score low, and say why.
+    const verdict = await siteverify(live.server.url, token, await widgetSession(page));
+    expect(verdict).toMatchObject({ success: true, input_type: 'keyboard' });
+    expect(verdict.score).toBeLessThan(0.5);
+    expect((verdict.reasons as string[]).some((r) => r.startsWith('keyboard_'))).toBe(true);
     await page.close();
   });
 

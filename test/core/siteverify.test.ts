@@ -112,6 +112,34 @@ describe('siteverify', () => {
     }
   });
 
+  it('answers the reason codes of a low score, compact in the token, only when it carries them', async () => {
+    const low = mint({ score: 0.12, reasons: ['keyboard_rhythm_scripted', 'keyboard_keyups_missing'] });
+    const claims = JSON.parse(Buffer.from(low.split('.')[1]!, 'base64url').toString());
+    expect(claims.rsn).toEqual([16, 17]);
+    expect(await siteverify(deps(), { token: low, session_id: 'sess-1' })).toMatchObject({
+      success: true,
+      score: 0.12,
+      reasons: ['keyboard_rhythm_scripted', 'keyboard_keyups_missing'],
+    });
+    for (const none of [undefined, []] as const) {
+      const token = mint({ ...(none === undefined ? {} : { reasons: none }) });
+      expect(JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString())).not.toHaveProperty('rsn');
+      expect(await siteverify(deps(), { token, session_id: 'sess-1' })).not.toHaveProperty('reasons');
+    }
+  });
+
+  it('refuses a token whose reason claim no server makes, and leaves out codes it does not know', async () => {
+    const claims = { typ: 'session', challenge_id: CHALLENGE_ID, session_id: 'sess-1', site_key: 'site-a', iat: T0 / 1000, exp: T0 / 1000 + 60, score: 0.2, hostname: '' };
+    for (const [i, rsn] of [['x'], [1, 2, 3, 4], [-1], 'abc'].entries()) {
+      const token = signToken({ ...claims, jti: `rsn-${i}`, rsn }, ring.current);
+      expect(await siteverify(deps(), { token, session_id: 'sess-1' })).toMatchObject({ success: false, error: 'invalid_token' });
+    }
+    const newer = signToken({ ...claims, jti: 'rsn-newer', rsn: [5, 4000] }, ring.current);
+    expect(await siteverify(deps(), { token: newer, session_id: 'sess-1' })).toMatchObject({ success: true, reasons: ['timing_too_regular'] });
+    const unknown = signToken({ ...claims, jti: 'rsn-unknown', rsn: [4000] }, ring.current);
+    expect(await siteverify(deps(), { token: unknown, session_id: 'sess-1' })).not.toHaveProperty('reasons');
+  });
+
   it('answers missing_input before any verification', async () => {
     const calls: string[] = [];
     const spy: Store = storeWith({

@@ -38,6 +38,27 @@ describe('verifyToken', () => {
     });
   });
 
+  it('answers the reason codes a low-scoring token carries', async () => {
+    const store = newStore(); // before the token: a store refuses what was issued before it started
+    const token = issueSessionToken(keyRing(SECRET, []), {
+      challengeId: challengeIdAt(Date.now()),
+      sessionId: 'sess-1',
+      siteKey: 'site-a',
+      score: 0.1,
+      reasons: ['path_too_straight', 'no_tremor'],
+      inputType: 'mouse',
+      hostname: 'shop.example',
+      ip: '203.0.113.7',
+      now: Date.now(),
+    });
+    expect(await verifyToken(token, { secret: SECRET, sessionId: 'sess-1', store })).toEqual({
+      valid: true,
+      score: 0.1,
+      inputType: 'mouse',
+      reasons: ['path_too_straight', 'no_tremor'],
+    });
+  });
+
   it('reports each failure with score 0', async () => {
     const store = newStore();
     const opts = { secret: SECRET, sessionId: 'sess-1', store };

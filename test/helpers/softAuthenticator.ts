@@ -20,6 +20,8 @@ export interface CeremonyOverrides {
   challenge?: string;
   type?: string;
   flags?: number;
+  /** The COSE algorithm the credential's key claims (registration), instead of its own. */
+  coseAlg?: number;
 }
 
 /**
@@ -61,7 +63,7 @@ export class SoftAuthenticator {
       Buffer.alloc(16), // AAGUID: zeros, as with attestation none
       idLength,
       this.credentialId,
-      this.coseKey,
+      over.coseAlg === undefined ? this.coseKey : coseKeyOf(this.alg, createPublicKey(this.privateKey), over.coseAlg),
     ]);
     const attestationObject = encodeCbor(
       new Map<CborValue, CborValue>([
@@ -129,7 +131,7 @@ function generateKey(alg: SoftAlgorithm): KeyObject {
 }
 
 /** The public key as the COSE_Key an authenticator puts in its attested credential data. */
-function coseKeyOf(alg: SoftAlgorithm, publicKey: KeyObject): Buffer {
+function coseKeyOf(alg: SoftAlgorithm, publicKey: KeyObject, claimedAlg?: number): Buffer {
   const spki = publicKey.export({ format: 'der', type: 'spki' });
   let cose: Map<CborValue, CborValue>;
   if (alg === 'ES256') {
@@ -137,7 +139,7 @@ function coseKeyOf(alg: SoftAlgorithm, publicKey: KeyObject): Buffer {
     const point = spki.subarray(-65);
     cose = new Map<CborValue, CborValue>([
       [1, 2], // kty: EC2
-      [3, -7], // alg: ES256
+      [3, claimedAlg ?? -7], // alg: ES256
       [-1, 1], // crv: P-256
       [-2, point.subarray(1, 33)],
       [-3, point.subarray(33, 65)],
@@ -145,7 +147,7 @@ function coseKeyOf(alg: SoftAlgorithm, publicKey: KeyObject): Buffer {
   } else if (alg === 'EdDSA') {
     cose = new Map<CborValue, CborValue>([
       [1, 1], // kty: OKP
-      [3, -8], // alg: EdDSA
+      [3, claimedAlg ?? -8], // alg: EdDSA
       [-1, 6], // crv: Ed25519
       [-2, spki.subarray(-32)],
     ]);
@@ -153,7 +155,7 @@ function coseKeyOf(alg: SoftAlgorithm, publicKey: KeyObject): Buffer {
     const jwk = publicKey.export({ format: 'jwk' });
     cose = new Map<CborValue, CborValue>([
       [1, 3], // kty: RSA
-      [3, -257], // alg: RS256
+      [3, claimedAlg ?? -257], // alg: RS256
       [-1, Buffer.from(jwk.n!, 'base64url')],
       [-2, Buffer.from(jwk.e!, 'base64url')],
     ]);

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/http/parseJson.js';
 import { LIMITS } from '../../src/http/schemas.js';
 import { buildSubmission, canvasPoint, newSigner, postJson, postVerify, solution, traceEvents } from '../helpers/client.js';
+import { DRAIN_BYTES, DRAIN_MS } from '../../src/http/readBody.js';
+import { type RawChunk, exchange, firstResponse, hasFirstResponse } from '../helpers/rawHttp.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -14,33 +16,7 @@ afterAll(async () => {
   await server.close();
 });
 
-/** Sends raw bytes on one connection and returns what came back (until close or `waitMs`). */
-function raw(chunks: (string | { delay: number })[], waitMs = 2000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1');
-    let got = '';
-    const timer = setTimeout(() => (socket.destroy(), resolve(got)), waitMs);
-    socket.on('data', (d) => {
-      got += d.toString();
-      // Done once the whole response (by its Content-Length) has arrived.
-      const end = got.indexOf('\r\n\r\n');
-      const length = /content-length: (\d+)/i.exec(got);
-      if (end !== -1 && length !== null && got.length >= end + 4 + Number(length[1])) {
-        clearTimeout(timer);
-        socket.destroy();
-        resolve(got);
-      }
-    });
-    socket.on('close', () => (clearTimeout(timer), resolve(got)));
-    socket.on('error', reject);
-    socket.on('connect', async () => {
-      for (const c of chunks) {
-        if (typeof c === 'string') socket.write(c);
-        else await new Promise((r) => setTimeout(r, c.delay));
-      }
-    });
-  });
-}
+const raw = (chunks: RawChunk[], waitMs = 2000) => firstResponse(server.port, chunks, waitMs);
 
 async function healthy(): Promise<void> {
   const r = await fetch(server.at('/healthz'));
@@ -81,6 +57,64 @@ describe('body size cap (MAX_BODY_BYTES)', () => {
     );
     expect(res).toMatch(/^HTTP\/1\.1 413 /);
     await healthy();
+  });
+});
+
+describe('early answers reach a client still uploading', () => {
+  const overLimit = () => server.config.maxBodyBytes + DRAIN_BYTES / 2;
+
+  it('413 is read by a client that streams an over-limit body at once (20 of 20 tries)', async () => {
+    const body = Buffer.alloc(overLimit(), 0x20);
+    for (let i = 0; i < 20; i++) {
+      const head = `POST /challenge HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+      const r = await exchange(server.port, [head, body], 5000, hasFirstResponse);
+      // The whole upload went through (no EPIPE, no reset), then the status was read.
+      expect(r.writeError).toBeUndefined();
+      expect(r.text).toMatch(/^HTTP\/1\.1 413 /);
+      expect(r.text).toContain('"error_code":"payload_too_large"');
+    }
+    await healthy();
+  });
+
+  it('413 is read by a client streaming an over-limit chunked body at once (20 of 20 tries)', async () => {
+    const chunk = 'a'.repeat(64 * 1024);
+    const piece = `${chunk.length.toString(16)}\r\n${chunk}\r\n`;
+    const pieces = Array.from({ length: Math.ceil(overLimit() / chunk.length) }, () => piece);
+    for (let i = 0; i < 20; i++) {
+      const r = await exchange(server.port, ['POST /challenge HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n' + pieces.join('') + '0\r\n\r\n'], 5000, hasFirstResponse);
+      expect(r.writeError).toBeUndefined();
+      expect(r.text).toMatch(/^HTTP\/1\.1 413 /);
+    }
+  });
+
+  it('a 404 and a 405 are read by a client uploading a large body', async () => {
+    const body = Buffer.alloc(500_000, 0x20);
+    for (const [path, status] of [['/nowhere', 404], ['/healthz', 405]] as const) {
+      const r = await exchange(server.port, [`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`, body], 5000, hasFirstResponse);
+      expect(r.writeError).toBeUndefined();
+      expect(r.text).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    }
+  });
+
+  it(`a body of exactly MAX_BODY_BYTES + ${DRAIN_BYTES} bytes is still read through before the 413`, async () => {
+    const size = server.config.maxBodyBytes + DRAIN_BYTES;
+    const r = await exchange(server.port, [`POST /challenge HTTP/1.1\r\nHost: x\r\nContent-Length: ${size}\r\n\r\n`, Buffer.alloc(size, 0x20)], 5000, hasFirstResponse);
+    expect(r.writeError).toBeUndefined();
+    expect(r.text).toMatch(/^HTTP\/1\.1 413 /);
+  });
+
+  it(`a declared length beyond MAX_BODY_BYTES + ${DRAIN_BYTES} bytes is answered 413 at once, without waiting for the body`, async () => {
+    const declared = server.config.maxBodyBytes + DRAIN_BYTES + 1;
+    // Well within DRAIN_MS: the answer does not wait for the linger.
+    const r = await exchange(server.port, [`POST /challenge HTTP/1.1\r\nHost: x\r\nContent-Length: ${declared}\r\n\r\n`], DRAIN_MS / 2, hasFirstResponse);
+    expect(r.text).toMatch(/^HTTP\/1\.1 413 /);
+  });
+
+  it(`an over-limit upload that stalls is answered 413 after ${DRAIN_MS} ms and closed`, async () => {
+    const head = `POST /challenge HTTP/1.1\r\nHost: x\r\nContent-Length: ${overLimit()}\r\n\r\n`;
+    const r = await exchange(server.port, [head, Buffer.alloc(server.config.maxBodyBytes + 1, 0x20)], DRAIN_MS + 3000);
+    expect(r.text).toMatch(/^HTTP\/1\.1 413 /);
+    expect(r.closed).toBe(true);
   });
 });
 
@@ -228,6 +262,48 @@ describe('malformed bodies', () => {
     const r = await postJson(server.at('/challenge'), { site_key: '' });
     expect(r.status).toBe(400);
     expect(r.body.detail).toMatch(/^site_key: /);
+  });
+
+  it.each(['a b', 'a/b', 'caf\u00e9', 'a\u0000b', 'a+b', 'ｓ'])('site_key %j outside A-Z a-z 0-9 . _ - is invalid_request', async (siteKey) => {
+    for (const route of ['/challenge', '/webauthn/register/options']) {
+      const r = await postJson(server.at(route), { site_key: siteKey, stable_id: 'u' });
+      expect(r.status).toBe(400);
+      expect(r.body.detail).toMatch(/^site_key: /);
+    }
+    const r = await postJson(server.at('/siteverify'), { token: 'x', session_id: 's', sitekey: siteKey });
+    expect(r.body).toMatchObject({ success: false, error: 'invalid_request' });
+  });
+
+  it('every character of the site key set is accepted', async () => {
+    const r = await postJson(server.at('/challenge'), { site_key: 'AZaz09._-' });
+    expect(r.status).toBe(200);
+  });
+
+  it.each([
+    ['/challenge', '{"site_key":"s","stable_id":"a\\ud800b"}'],
+    ['/challenge', '{"site_key":"s","stable_id":"\\udc00"}'],
+    ['/challenge', '{"site_key":"s","x\\udbff":1}'],
+    ['/siteverify', '{"token":"a.b.c","session_id":"s\\ud800"}'],
+    ['/probe/complete', '{"challenge_id":"c","session_id":"s","probe_ticket":"t\\udfff","tapped_cell":{"x":0,"y":0}}'],
+  ])('%s: a string with a lone surrogate (%s) is invalid_request', async (route, json) => {
+    const r = await postJson(server.at(route), json);
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ success: false, detail: 'body: a string holds a lone surrogate' });
+  });
+
+  it('a surrogate pair (one astral character) is text and is accepted', async () => {
+    const r = await postJson(server.at('/challenge'), '{"site_key":"s","stable_id":"\\ud83d\\ude00"}');
+    expect(r.status).toBe(200);
+  });
+
+  it('/verify with a lone surrogate in session_id is refused before the challenge is spent', async () => {
+    const ch = await challenge();
+    const good = buildSubmission(server.kernel, ch);
+    const bad = JSON.stringify(good).replace(`"session_id":"${good.session_id}"`, '"session_id":"a\\ud800b"');
+    expect(bad).toContain('\\ud800');
+    const r = await postJson(server.at('/verify'), bad);
+    expect(r.status).toBe(400);
+    expect((await postVerify(server, good)).body.success).toBe(true);
   });
 
   it('__proto__ in a body pollutes nothing', async () => {

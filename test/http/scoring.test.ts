@@ -15,6 +15,7 @@ import type { RawEvent } from '../../src/kernel/types.js';
 import { buildSubmission, postJson, postVerify, solution, traceEvents } from '../helpers/client.js';
 import { challengesWithHumanTrace, hasHumans, humanDataFile, mazeOf, replays } from '../helpers/humanTraces.js';
 import { type TestServer, startTestServer, testKernel } from '../helpers/server.js';
+import { modelledPersonAtKeys, scriptAtKeys } from '../helpers/keyboardSolves.js';
 
 if (!hasHumans) console.warn(`skipping the human-trace scoring tests: no human data at ${humanDataFile}`);
 
@@ -74,9 +75,9 @@ async function botFor(ch: Challenge, family: BotFamily): Promise<RawEvent[]> {
 const ARROWS: Record<string, string> = { '1,0': 'ArrowRight', '-1,0': 'ArrowLeft', '0,1': 'ArrowDown', '0,-1': 'ArrowUp' };
 
 /**
- * An arrow-key solve as the widget records it: a keydown (and its keyup) at the centre of each
- * cell the cursor is on, in maze fractions, the first on the start cell; keystrokes a
- * log-normal time apart (median 260 ms), as a person's are.
+ * A script's arrow-key solve in the widget's format: a keydown (and its keyup) at the centre of
+ * each cell the cursor is on, in maze fractions, the first on the start cell; keystrokes a
+ * log-normal time apart (median 260 ms), drawn independently of the maze.
  */
 async function keyboardSolve(ch: Challenge, seed: number, upTo?: number): Promise<RawEvent[]> {
   const kernel = await testKernel();
@@ -139,13 +140,40 @@ describe('scoring enforced at the calibrated threshold (the default)', () => {
     }
   });
 
-  it('accepts a person solving with the arrow keys', async () => {
+  it('accepts a (modelled) person solving with the arrow keys: pauses at turns and junctions, quick runs, ~0.1 s holds', async () => {
     const ch = await challenge(enforced);
-    const events = await keyboardSolve(ch, 7);
+    const maze = (await testKernel()).generateMaze(mazeOf(ch));
+    // The first of the model's people the offline scorer accepts (it accepts about 98% of them).
+    let events: RawEvent[] = [];
+    for (let seed = 1; seed <= 10 && events.length === 0; seed++) {
+      const solve = modelledPersonAtKeys(maze, seed);
+      if ((await offlineScore(ch, solve)) >= threshold) events = solve;
+    }
     const r = await verify(enforced, ch, events);
     expect(r.body.success).toBe(true);
-    expect(r.siteverify).toMatchObject({ success: true, score: await offlineScore(ch, events) });
+    expect(r.siteverify).toMatchObject({ success: true, score: await offlineScore(ch, events), input_type: 'keyboard' });
     expect(r.siteverify!.score).toBeGreaterThanOrEqual(threshold);
+    expect(r.siteverify).not.toHaveProperty('reasons');
+  });
+
+  it('rejects arrow keys pressed by a script with independent random gaps (log-normal, uniform, Gaussian)', async () => {
+    const kernel = await testKernel();
+    // About 1% of such solves score as people (core test and calibration): each family gets up to
+    // three seeds on its maze to show one the scorer refuses, which /verify then rejects.
+    for (const solve of [
+      (ch: Challenge, seed: number) => keyboardSolve(ch, seed),
+      (ch: Challenge, seed: number) => scriptAtKeys(kernel.generateMaze(mazeOf(ch)), 'uniform', 'random', seed),
+      (ch: Challenge, seed: number) => scriptAtKeys(kernel.generateMaze(mazeOf(ch)), 'gaussian', 'fixed', seed),
+    ]) {
+      const ch = await challenge(enforced);
+      let events: RawEvent[] = [];
+      for (let seed = 1; seed <= 3 && events.length === 0; seed++) {
+        const tried = await solve(ch, seed);
+        if ((await offlineScore(ch, tried)) < threshold) events = tried;
+      }
+      expect(events.length).toBeGreaterThan(0);
+      expect(await verify(enforced, ch, events)).toEqual(rejected('behavioral_rejected'));
+    }
   });
 
   it('rejects keystrokes at a machine-regular rhythm', async () => {
@@ -182,9 +210,14 @@ describe('SCORING_MODE=shadow', () => {
     const logged = lines.filter((l) => l.msg === 'shadow score');
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ level: 30, site_key: 'site-s', score: expected, input_type: 'mouse', duplicate: false, below_threshold: true });
+    // The reason codes of the low score reach the log and /siteverify alike.
+    const reasons = (r.siteverify as { reasons: string[] }).reasons;
+    expect(reasons.length).toBeGreaterThanOrEqual(1);
+    expect(reasons.length).toBeLessThanOrEqual(3);
+    expect(logged[0]!.reasons).toEqual(reasons);
     // Only these fields: nothing of the token, the submission or its events.
     expect(Object.keys(logged[0]!).sort()).toEqual(
-      ['below_threshold', 'duplicate', 'hostname', 'input_type', 'level', 'msg', 'pid', 'score', 'site_key', 'time'].sort(),
+      ['below_threshold', 'duplicate', 'hostname', 'input_type', 'level', 'msg', 'pid', 'reasons', 'score', 'site_key', 'time'].sort(),
     );
   });
 

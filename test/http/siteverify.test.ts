@@ -51,6 +51,20 @@ describe('POST /siteverify', () => {
     expect(await res.json()).toMatchObject({ success: true, session_id: 'sess-f' });
   });
 
+  it.each(['Application/X-WWW-Form-Urlencoded', 'APPLICATION/X-WWW-FORM-URLENCODED; charset=UTF-8', ' application/x-www-form-urlencoded ; charset=utf-8'])(
+    'reads a form body whatever the case of its media type (%j)',
+    async (contentType) => {
+      const { token: t } = await token(`sess-case`);
+      const res = await fetch(server.at('/siteverify'), {
+        method: 'POST',
+        headers: { 'content-type': contentType, ...bearer },
+        body: new URLSearchParams({ token: t, session_id: 'sess-case' }).toString(),
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ success: true, session_id: 'sess-case' });
+    },
+  );
+
   it('session_mismatch and invalid_token do not burn the token', async () => {
     const { token: t } = await token('sess-2');
     const wrong = await postJson(server.at('/siteverify'), { token: t, session_id: 'other' }, bearer);

@@ -115,6 +115,26 @@ describe('passkeys over HTTP', () => {
     expect(check.body.success).toBe(true);
   });
 
+  it('a malformed webauthn field is refused before the challenge is consumed: the valid retry of the same challenge passes', async () => {
+    const stableId = 'malformed-then-valid';
+    const auth = await register('required', 'ES256', 'site-a', stableId);
+    const c = await challenge('required', 'site-a', stableId);
+    const body = { ...buildSubmission(servers.get('required')!.server.kernel, c, { sessionId: 'sess-retry' }), stable_id: stableId };
+    const valid = auth.assert(c.webauthn_request_options!.challenge);
+    for (const webauthn of [
+      { ...valid, response: { ...valid.response, authenticatorData: 'not base64url!' } },
+      { ...valid, type: 'password' },
+      { ...valid, response: 'nope' },
+    ]) {
+      const r = await post('required', '/verify', { ...body, webauthn });
+      expect(r).toEqual(rejected('invalid_request'));
+    }
+    // A missing stable_id beside the assertion is a request error too.
+    expect(await post('required', '/verify', { ...body, stable_id: undefined, webauthn: valid })).toEqual(rejected('invalid_request'));
+    const r = await post('required', '/verify', { ...body, webauthn: valid });
+    expect(r).toEqual({ status: 200, body: { success: true, token: expect.any(String) } });
+  });
+
   it('registration options carry the spec fields, exclude existing credentials, and work under the API prefix', async () => {
     const auth = await register('preferred', 'EdDSA', 'site-a', 'opts');
     const { status, body } = await postJson(servers.get('preferred')!.server.at('/api/captcha/webauthn/register/options'), { site_key: 'site-a', stable_id: 'opts' });

@@ -1,20 +1,34 @@
 import type { FeatureName } from '../../kernel/features.js';
-import v1 from './tables/v1.json' with { type: 'json' };
+import type { KeyboardFeatureName } from './keyboard/measureKeyboard.js';
+import v2 from './tables/v2.json' with { type: 'json' };
 
 export type InputType = 'mouse' | 'touch' | 'pen' | 'keyboard';
 
-/** One feature's contribution: weight * clamp((transform(value) - center) / scale, -4, 4). */
-export interface ScoringTerm {
-  feature: FeatureName;
+/**
+ * One feature's contribution: weight * clamp((transform(value) - center) / scale, -4, 4).
+ * A kernel feature's term unless `F` says otherwise; a keyboard feature is measured for
+ * keyboard solves only.
+ */
+export interface ScoringTerm<F extends ScoredFeature = FeatureName> {
+  feature: F;
   transform: 'identity' | 'log';
   center: number;
   scale: number;
   weight: number;
+  /**
+   * The clamped z of a value the trace gives too little to measure (NaN), such as a rhythm
+   * contrast on a maze without straight runs; absent, such a value counts as the worst (-4 on
+   * the human side of the weight).
+   */
+  missing?: number;
 }
+
+/** Every feature a term may weigh. */
+export type ScoredFeature = FeatureName | KeyboardFeatureName;
 
 export interface InputTable {
   bias: number;
-  terms: ScoringTerm[];
+  terms: ScoringTerm<ScoredFeature>[];
 }
 
 /**
@@ -34,4 +48,4 @@ export interface ScoringTable {
   };
 }
 
-export const defaultTable: ScoringTable = v1 as ScoringTable;
+export const defaultTable: ScoringTable = v2 as ScoringTable;

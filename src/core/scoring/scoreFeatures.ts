@@ -1,19 +1,34 @@
-import { FEATURE_NAMES, type FeatureName } from '../../kernel/features.js';
-import type { InputTable, ScoringTable } from './ScoringTable.js';
+import { FEATURE_NAMES } from '../../kernel/features.js';
+import { KEYBOARD_FEATURE_NAMES } from './keyboard/measureKeyboard.js';
+import type { InputTable, ScoredFeature, ScoringTable } from './ScoringTable.js';
 
-const SLOT = new Map<FeatureName, number>(FEATURE_NAMES.map((name, i) => [name, i]));
+/** What one submission was measured on: kernel features, and keyboard ones for a keyboard solve. */
+export interface MeasuredFeatures {
+  /** In FEATURE_NAMES order. */
+  kernel: Float64Array;
+  /** In KEYBOARD_FEATURE_NAMES order; absent for pointer solves. */
+  keyboard?: Float64Array | undefined;
+}
+
+const KERNEL_SLOT = new Map<string, number>(FEATURE_NAMES.map((name, i) => [name, i]));
+const KEYBOARD_SLOT = new Map<string, number>(KEYBOARD_FEATURE_NAMES.map((name, i) => [name, i]));
 const Z_LIMIT = 4;
 
-/** Logit of one input type's model over the feature values (in FEATURE_NAMES order). */
-export function featureLogit(model: InputTable, values: Float64Array): number {
-  let logit = model.bias;
-  for (const term of model.terms) {
-    const raw = values[SLOT.get(term.feature)!]!;
+function valueOf(feature: ScoredFeature, measured: MeasuredFeatures): number {
+  const k = KERNEL_SLOT.get(feature);
+  if (k !== undefined) return measured.kernel[k]!;
+  return measured.keyboard?.[KEYBOARD_SLOT.get(feature)!] ?? NaN;
+}
+
+/** Each term's part of the logit (weight * clamped z), in the model's term order. */
+export function termContributions(model: InputTable, measured: MeasuredFeatures): Float64Array {
+  return Float64Array.from(model.terms, (term) => {
+    const raw = valueOf(term.feature, measured);
+    if (Number.isNaN(raw) && term.missing !== undefined) return term.weight * term.missing;
     const x = term.transform === 'log' ? Math.log(0.01 + Math.max(0, raw)) : raw;
     const z = Math.min(Z_LIMIT, Math.max(-Z_LIMIT, (x - term.center) / term.scale));
-    logit += term.weight * (Number.isFinite(z) ? z : -Z_LIMIT * Math.sign(term.weight));
-  }
-  return logit;
+    return term.weight * (Number.isFinite(z) ? z : -Z_LIMIT * Math.sign(term.weight));
+  });
 }
 
 /** Logit penalty of probe reactions too fast to be human. */

@@ -3,7 +3,11 @@ import type { FeatureSource } from './FeatureSource.js';
 import { defaultTable, type InputType, type ScoringTable } from './ScoringTable.js';
 import type { TraceFingerprints } from './TraceFingerprints.js';
 import { inferInputType } from './inferInputType.js';
-import { featureLogit, probeLogit, sigmoid } from './scoreFeatures.js';
+import { measureKeyboard } from './keyboard/measureKeyboard.js';
+import { readKeystrokes } from './keyboard/readKeystrokes.js';
+import { explainScore } from './reasons/explainScore.js';
+import type { ReasonCode } from './reasons/reasonCodes.js';
+import { probeLogit, sigmoid, termContributions } from './scoreFeatures.js';
 
 export interface ScoreDeps {
   kernel: FeatureSource;
@@ -28,20 +32,29 @@ export interface ScoreResult {
   score: number;
   inputType: InputType;
   duplicate: boolean;
+  /** Below the threshold: what pulled the score down most (explainScore); otherwise empty. */
+  reasons: ReasonCode[];
 }
 
 /**
- * Scores how human a submission's motion is: kernel features of the events, weighed by the
- * table of the inferred input type, lowered by implausibly fast probe reactions. A near-copy
- * of a recently accepted trace scores 0; a trace scoring at least the threshold is remembered.
+ * Scores how human a submission's motion is: kernel features of the events (and for a keyboard
+ * solve the keyboard features of its keystrokes over the maze), weighed by the table of the
+ * inferred input type, lowered by implausibly fast probe reactions. A near-copy of a recently
+ * accepted trace scores 0; a trace scoring at least the threshold is remembered, one scoring
+ * below it is explained by reason codes.
  */
 export async function scoreSubmission(deps: ScoreDeps, input: ScoreInput): Promise<ScoreResult> {
   const table = deps.table ?? defaultTable;
+  const threshold = input.threshold ?? table.threshold;
   const inputType = inferInputType(input.rawEvents);
   const { values, shape } = deps.kernel.features(input.maze, input.events, input.cellSize);
+  const keyboard = inputType === 'keyboard' ? measureKeyboard(readKeystrokes(deps.kernel.generateMaze(input.maze), input.rawEvents)) : undefined;
   const duplicate = await deps.fingerprints.has(shape);
-  const logit = featureLogit(table.types[inputType], values) + probeLogit(table, input.probeReactionsMs ?? []);
-  const score = duplicate ? 0 : sigmoid(logit);
-  if (!duplicate && score >= (input.threshold ?? table.threshold)) await deps.fingerprints.remember(shape);
-  return { score, inputType, duplicate };
+  const model = table.types[inputType];
+  const terms = termContributions(model, { kernel: values, keyboard });
+  const probe = probeLogit(table, input.probeReactionsMs ?? []);
+  const score = duplicate ? 0 : sigmoid(terms.reduce((sum, c) => sum + c, model.bias + probe));
+  if (!duplicate && score >= threshold) await deps.fingerprints.remember(shape);
+  const reasons = score < threshold ? explainScore(model, { terms, probe, duplicate }) : [];
+  return { score, inputType, duplicate, reasons };
 }

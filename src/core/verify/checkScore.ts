@@ -2,6 +2,7 @@ import type { MazeParams, PackedEvents, RawEvent } from '../../kernel/types.js';
 import type { CoreContext } from '../challenge/context.js';
 import { type Failure, failure } from '../errors.js';
 import type { ScoringConfig } from '../scoring/parseScoringConfig.js';
+import type { ReasonCode } from '../scoring/reasons/reasonCodes.js';
 import { scoreSubmission } from '../scoring/scoreSubmission.js';
 
 export interface ScoreCheckInput {
@@ -18,7 +19,8 @@ export interface ScoreCheckInput {
   probeReactionsMs: readonly number[];
 }
 
-export type ScoreCheck = { ok: true; score: number } | { ok: false; failure: Failure };
+/** `reasons`: why the score is under the threshold (shadow mode only; empty otherwise). */
+export type ScoreCheck = { ok: true; score: number; reasons: ReasonCode[] } | { ok: false; failure: Failure };
 
 /** The score a token carries when scoring is off: nothing was measured, so nothing counts against. */
 export const UNSCORED = 1;
@@ -26,14 +28,15 @@ export const UNSCORED = 1;
 /**
  * The scoring step of /verify, by the site's scoring mode (SCORING_MODE without a sites file):
  * - off: no scoring; the token's score is UNSCORED (1);
- * - shadow: scores and logs (site key, score, input type, duplicate), never rejects; the token
- *   carries the measured score (0 for a duplicate);
+ * - shadow: scores and logs (site key, score, input type, duplicate, reason codes), never
+ *   rejects; the token carries the measured score (0 for a duplicate) and, below the threshold,
+ *   the reason codes;
  * - enforce: a near-copy of a recently accepted trace is duplicate_trace, a score below
  *   the threshold is behavioral_rejected; otherwise the token carries the measured score.
  */
 export async function checkScore(ctx: CoreContext, input: ScoreCheckInput): Promise<ScoreCheck> {
   const { mode, threshold } = input.scoring;
-  if (mode === 'off') return { ok: true, score: UNSCORED };
+  if (mode === 'off') return { ok: true, score: UNSCORED, reasons: [] };
   const r = await scoreSubmission(
     { kernel: ctx.kernel, fingerprints: ctx.fingerprints },
     {
@@ -47,12 +50,12 @@ export async function checkScore(ctx: CoreContext, input: ScoreCheckInput): Prom
   );
   if (mode === 'shadow') {
     ctx.log.info(
-      { site_key: input.siteKey, score: r.score, input_type: r.inputType, duplicate: r.duplicate, below_threshold: r.score < threshold },
+      { site_key: input.siteKey, score: r.score, input_type: r.inputType, duplicate: r.duplicate, below_threshold: r.score < threshold, reasons: r.reasons },
       'shadow score',
     );
-    return { ok: true, score: r.score };
+    return { ok: true, score: r.score, reasons: r.reasons };
   }
   if (r.duplicate) return { ok: false, failure: failure('duplicate_trace') };
   if (r.score < threshold) return { ok: false, failure: failure('behavioral_rejected') };
-  return { ok: true, score: r.score };
+  return { ok: true, score: r.score, reasons: [] };
 }

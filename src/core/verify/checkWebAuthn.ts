@@ -36,10 +36,10 @@ export async function checkWebAuthn(input: WebAuthnCheckInput): Promise<Failure 
   if (input.assertion === undefined) {
     return passkeys.config.mode === 'required' ? failure('webauthn_required') : undefined;
   }
-  if (input.stableId === undefined || input.stableId === '') return failure('invalid_request', 'stable_id: required with a webauthn assertion');
+  // checkWebAuthnShape ran before the consume: an assertion comes with a stable_id.
   const verdict = await verifyAssertion(passkeys, {
     siteKey: input.siteKey,
-    stableId: input.stableId,
+    stableId: input.stableId ?? '',
     expectedChallenge: deriveWebAuthnChallenge(input.challenge.key, input.challenge.bytes),
     response: input.assertion,
   });

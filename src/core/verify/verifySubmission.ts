@@ -13,6 +13,7 @@ import { checkScore } from './checkScore.js';
 import { checkSignature } from './checkSignature.js';
 import { checkTraceTime } from './checkTraceTime.js';
 import { type WebAuthnAssertion, checkWebAuthn } from './checkWebAuthn.js';
+import { checkWebAuthnShape } from './checkWebAuthnShape.js';
 import { eventsDigest } from './eventsDigest.js';
 import { challengeMaze } from '../challenge/challengeMaze.js';
 import { notePowFailure } from '../pow/adaptiveDifficulty.js';
@@ -64,8 +65,8 @@ const fail = (code: Failure['code'], detail?: string): VerifyResult => ({ ok: fa
  *  8. passkeys, by the site's mode (webauthn_required, webauthn_failed);
  *  9. behavioural score, by the site's scoring mode (duplicate_trace, behavioral_rejected; see
  *     checkScore.ts);
- * then a session token carrying the score, the inferred input type, the page's hostname and the
- * client's address is minted. A failure after admission adds to the client's adaptive
+ * then a session token carrying the score (and in shadow mode its reason codes when under the
+ * threshold), the inferred input type, the page's hostname and the client's address is minted. A failure after admission adds to the client's adaptive
  * proof-of-work load.
  */
 export async function verifySubmission(ctx: CoreContext, input: VerifyInput, client: ClientInfo): Promise<VerifyResult> {
@@ -88,6 +89,9 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
   const auth = authenticateChallengeId(ctx.challengeKeys, input.challenge_id, site, now, config.challengeTtlMs);
   if (!auth.ok) return auth;
   const { challenge } = auth;
+  const passkeys = sitePasskeys(ctx.passkeys, site);
+  const malformed = checkWebAuthnShape(passkeys, input.stable_id, input.webauthn);
+  if (malformed !== undefined) return { ok: false, failure: malformed };
 
   const consumed = await ctx.store.consume(`challenge:${challenge.id}`, { issuedAt: challenge.createdAt, expiresAt: challenge.expiresAt });
   if (consumed !== 'fresh' && consumed !== 'full') return fail('challenge_not_found', 'challenge already used');
@@ -120,7 +124,7 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
   if (!(await checkSignature(input.public_key, input.signature, texts))) return fail('invalid_signature');
 
   const webauthn = await checkWebAuthn({
-    passkeys: sitePasskeys(ctx.passkeys, site),
+    passkeys,
     challenge,
     siteKey: input.site_key,
     stableId: input.stable_id,
@@ -130,13 +134,14 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
 
   const scored = await checkScore(ctx, { siteKey: input.site_key, scoring: policy.scoring, maze, cellSize, events: input.events, packed, probeReactionsMs });
   if (!scored.ok) return scored;
-  const { score } = scored;
+  const { score, reasons } = scored;
 
   const token = issueSessionToken(ctx.ring, {
     challengeId: challenge.id,
     sessionId: input.session_id,
     siteKey: input.site_key,
     score,
+    reasons,
     inputType,
     hostname: hostnameOf(client.origin),
     ip: client.address,

@@ -4,6 +4,7 @@ import type { Store } from '../../store/Store.js';
 import type { CredentialStore, StoredCredential } from '../../store/credentials/CredentialStore.js';
 import type { KeyRing } from '../token/keys.js';
 import { readToken } from '../token/readToken.js';
+import { credentialKeyFault } from './credentialKeyFault.js';
 import { ceremonyExpectations } from './helpers/ceremonyExpectations.js';
 import { readRegistrationResponse } from './readCredentialResponse.js';
 import { reject } from './rejection.js';
@@ -61,6 +62,8 @@ export async function verifyRegistration(
     });
     if (!verdict.verified) return reject('registration_failed');
     info = verdict.registrationInfo;
+    const fault = credentialKeyFault(read.value.response.attestationObject, info.credential.publicKey);
+    if (fault !== undefined) return reject('registration_failed', fault);
     alg = decodeCredentialPublicKey(info.credential.publicKey).get(cose.COSEKEYS.alg);
   } catch {
     // The library throws for every malformed or mismatching response (CBOR, origin, RP id...).

@@ -11,7 +11,8 @@ interface Waiting {
   reject(error: unknown): void;
 }
 
-interface Batch {
+/** The consumes of one shard checked against one fence value. */
+interface Group {
   fenceKey: string;
   fence: string;
   waiting: Waiting[];
@@ -21,13 +22,14 @@ interface Batch {
 const MAX_BATCH = 128;
 
 /**
- * Gathers the consumes of one shard made in the same event-loop turn (the requests that arrived
- * together) into one consumeEachOnce call: the same guarantee for each marker, a fraction of the
- * client's cost per command. Each caller gets its own marker's verdict.
+ * Gathers the consumes made in the same event-loop turn (the requests that arrived together) into
+ * one consumeEachOnce call, grouped by shard: the same guarantee for each marker, one command for
+ * the lot instead of one per request. Each caller gets its own marker's verdict.
  */
 export class ConsumeBatcher {
   readonly #consumeEachOnce: ScriptCall;
-  readonly #open = new Map<string, Batch>();
+  #open = new Map<string, Group>();
+  #count = 0;
   #scheduled = false;
 
   constructor(consumeEachOnce: ScriptCall) {
@@ -36,44 +38,57 @@ export class ConsumeBatcher {
 
   consume(fenceKey: string, fence: string, marker: string, ttlMs: number, tag: string): Promise<ConsumeReply> {
     const id = `${fenceKey}\n${fence}`;
-    let batch = this.#open.get(id);
-    if (batch === undefined) {
-      batch = { fenceKey, fence, waiting: [] };
-      this.#open.set(id, batch);
+    let group = this.#open.get(id);
+    if (group === undefined) {
+      group = { fenceKey, fence, waiting: [] };
+      this.#open.set(id, group);
     }
-    const reply = new Promise<ConsumeReply>((resolve, reject) => batch.waiting.push({ marker, ttlMs, tag, resolve, reject }));
-    if (batch.waiting.length >= MAX_BATCH) {
-      this.#open.delete(id);
-      void this.#send(batch);
+    const reply = new Promise<ConsumeReply>((resolve, reject) => group.waiting.push({ marker, ttlMs, tag, resolve, reject }));
+    if (++this.#count >= MAX_BATCH) {
+      this.#flush();
     } else if (!this.#scheduled) {
       this.#scheduled = true;
       // After the I/O callbacks of this turn: every request that arrived with this one is in.
-      setImmediate(() => this.#flush());
+      setImmediate(() => {
+        this.#scheduled = false;
+        this.#flush();
+      });
     }
     return reply;
   }
 
   #flush(): void {
-    this.#scheduled = false;
-    const batches = [...this.#open.values()];
-    this.#open.clear();
-    for (const batch of batches) void this.#send(batch);
+    if (this.#count === 0) return;
+    const groups = [...this.#open.values()];
+    this.#open = new Map();
+    this.#count = 0;
+    void this.#send(groups);
   }
 
-  async #send({ fenceKey, fence, waiting }: Batch): Promise<void> {
+  async #send(groups: Group[]): Promise<void> {
     try {
-      const keys = [fenceKey, ...waiting.map((w) => w.marker)];
-      const args = [fence, ...waiting.flatMap((w) => [w.ttlMs, w.tag])];
-      const reply = await this.#consumeEachOnce(keys, args);
-      if (Array.isArray(reply) && reply[0] === 'fence') {
-        const found = typeof reply[1] === 'string' ? reply[1] : null;
-        for (const w of waiting) w.resolve({ fence: found });
-        return;
-      }
-      if (!Array.isArray(reply) || reply.length !== waiting.length) throw new Error(`unexpected consume reply ${JSON.stringify(reply)}`);
-      waiting.forEach((w, i) => w.resolve(reply[i] as ConsumeReply));
+      const keys = groups.flatMap((g) => [g.fenceKey, ...g.waiting.map((w) => w.marker)]);
+      const args = groups.flatMap((g) => [g.waiting.length, g.fence, ...g.waiting.flatMap((w) => [w.ttlMs, w.tag])]);
+      const replies = await this.#consumeEachOnce(keys, args);
+      if (!Array.isArray(replies) || replies.length !== groups.length) throw new Error(`unexpected consume reply ${JSON.stringify(replies)}`);
+      groups.forEach((group, i) => settle(group.waiting, replies[i]));
     } catch (error) {
-      for (const w of waiting) w.reject(error);
+      for (const group of groups) for (const w of group.waiting) w.reject(error);
     }
   }
+}
+
+/** Hands each waiting consume of a group its verdict (or the fence that moved). */
+function settle(waiting: Waiting[], reply: unknown): void {
+  if (Array.isArray(reply) && reply[0] === 'fence') {
+    const found = typeof reply[1] === 'string' ? reply[1] : null;
+    for (const w of waiting) w.resolve({ fence: found });
+    return;
+  }
+  if (!Array.isArray(reply) || reply.length !== waiting.length) {
+    const error = new Error(`unexpected consume reply ${JSON.stringify(reply)}`);
+    for (const w of waiting) w.reject(error);
+    return;
+  }
+  waiting.forEach((w, i) => w.resolve(reply[i] as ConsumeReply));
 }

@@ -92,6 +92,32 @@ describe('verifyRegistration', () => {
     expect(await f.credentials.get(auth.id)).toBeUndefined();
   });
 
+  it.each<[SoftAlgorithm, number]>([
+    ['ES256', -8],
+    ['ES256', -257],
+    ['EdDSA', -7],
+    ['EdDSA', -257],
+    ['RS256', -7],
+    ['RS256', -8],
+    ['ES256', -35],
+  ])('refuses a %s key that claims COSE algorithm %i, and stores nothing', async (alg, claimed) => {
+    const { session_id, options } = await open();
+    const auth = new SoftAuthenticator(alg, ORIGIN, RP_ID);
+    const done = await verifyRegistration(f, { sessionId: session_id, response: auth.register(options, { coseAlg: claimed }) });
+    expect(done).toMatchObject({ ok: false, code: 'registration_failed' });
+    expect(await f.credentials.get(auth.id)).toBeUndefined();
+  });
+
+  it('refuses bytes after the attestationObject, and stores nothing', async () => {
+    const { session_id, options } = await open();
+    const auth = new SoftAuthenticator('ES256', ORIGIN, RP_ID);
+    const good = auth.register(options);
+    const padded = Buffer.concat([Buffer.from(good.response.attestationObject, 'base64url'), Buffer.from([0x00])]).toString('base64url');
+    const done = await verifyRegistration(f, { sessionId: session_id, response: { ...good, response: { ...good.response, attestationObject: padded } } });
+    expect(done).toEqual({ ok: false, code: 'registration_failed', detail: 'bytes after the attestationObject' });
+    expect(await f.credentials.get(auth.id)).toBeUndefined();
+  });
+
   it('uses a session once: a replay is registration_session_not_found', async () => {
     const { session_id, options } = await open();
     const first = new SoftAuthenticator('EdDSA', ORIGIN, RP_ID);

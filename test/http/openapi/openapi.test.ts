@@ -2,6 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../../src/config.js';
 import { ErrorStatus } from '../../../src/core/errors.js';
 import { mountAssets } from '../../../src/http/assets/mountAssets.js';
 import { buildSubmission, postJson, postVerify } from '../../helpers/client.js';
@@ -38,13 +39,13 @@ function documented(): Set<string> {
 
 const ajv = addFormats.default(new Ajv2020({ strict: false, allErrors: true }));
 
-/** Checks an answer against the document's schema for (path, method, status). */
-function conforms(path: string, method: string, status: number, body: unknown): void {
+/** Checks an answer against the document's schema for (path, method, status) (or that it does not conform). */
+function conforms(path: string, method: string, status: number, body: unknown, expected = true): void {
   const response = doc.paths[path]?.[method]?.responses?.[String(status)];
   expect(response, `${method} ${path} documents ${status}`).toBeDefined();
   const schema = response.content['application/json'].schema;
   const ok = ajv.validate(schema, body);
-  expect(ok, `${method} ${path} ${status}: ${JSON.stringify(body)} ${ajv.errorsText()}`).toBe(true);
+  expect(ok, `${method} ${path} ${status}: ${JSON.stringify(body)} ${ajv.errorsText()}`).toBe(expected);
 }
 
 describe('GET /openapi.json', () => {
@@ -124,5 +125,19 @@ describe('GET /openapi.json', () => {
     conforms('/verify', 'post', 413, big.body);
     conforms('/healthz', 'get', 200, await (await fetch(server.at('/healthz'))).json());
     conforms('/metrics', 'get', 401, await (await fetch(server.at('/metrics'))).json());
+  });
+
+  it('a /siteverify answer with reason codes (shadow mode, a low score) conforms too', async () => {
+    const shadow = await startTestServer({ siteverifyAuthToken: OPERATOR, scoring: { ...defaultConfig().scoring, mode: 'shadow' } });
+    try {
+      const ch = (await postJson(shadow.at('/challenge'), { site_key: 'doc-site' })).body;
+      const ok = await postVerify(shadow, buildSubmission(shadow.kernel, ch, { sessionId: 's' }));
+      const redeemed = await postJson(shadow.at('/siteverify'), { token: ok.body.token, session_id: 's' }, { authorization: `Bearer ${OPERATOR}` });
+      expect(redeemed.body.reasons.length).toBeGreaterThan(0);
+      conforms('/siteverify', 'post', 200, redeemed.body);
+      conforms('/siteverify', 'post', 200, { ...redeemed.body, reasons: ['not_a_code'] }, false);
+    } finally {
+      await shadow.close();
+    }
   });
 });

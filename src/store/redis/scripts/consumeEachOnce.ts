@@ -1,28 +1,40 @@
 /**
  * consume-each-once-unless-fence-moved: marks things used, each once, in the same atomic step that
- * checks their shard's loss fence. The consumes of one shard issued together share a call.
+ * checks their shard's loss fence. The consumes issued together share a call, grouped by shard.
  *
- * KEYS[1] the fence of the shard, KEYS[2..n] markers (all in the shard's hash tag, one slot).
- * ARGV[1] the fence value the caller knows; then for each marker its life in ms and its tag ('' = none).
+ * KEYS, per group: the fence of a shard, then its markers (all in that shard's hash tag).
+ * ARGV, per group: the number of markers, the fence value the caller knows, then for each marker
+ * its life in ms and its tag ('' = none).
  *
- * Returns, per marker in order, 'fresh' (set now, `SET NX PX`), 'again' (set before with the same
- * non-empty tag) or 'used'; or {'fence', current-or-false} without writing anything when the fence
- * is not the one the caller knows: the markers the caller relied on may be gone with it.
+ * Returns one reply per group, in order: per marker 'fresh' (set now, `SET NX PX`), 'again' (set
+ * before with the same non-empty tag) or 'used'; or {'fence', current-or-false} without writing
+ * anything of that group when its fence is not the one the caller knows: the markers the caller
+ * relied on may be gone with it. A Redis Cluster needs one call per slot: every group here is one
+ * shard, that is one hash tag.
  */
 export const consumeEachOnce = {
   lua: `
-local fence = redis.call('GET', KEYS[1])
-if fence ~= ARGV[1] then return {'fence', fence} end
-local out = {}
-for i = 2, #KEYS do
-  local ttl, tag = ARGV[2 * i - 2], 't' .. ARGV[2 * i - 1]
-  if redis.call('SET', KEYS[i], tag, 'PX', ttl, 'NX') then
-    out[i - 1] = 'fresh'
-  elseif tag ~= 't' and redis.call('GET', KEYS[i]) == tag then
-    out[i - 1] = 'again'
+local out, k, a = {}, 1, 1
+while a <= #ARGV do
+  local n, known = tonumber(ARGV[a]), ARGV[a + 1]
+  local fence = redis.call('GET', KEYS[k])
+  if fence ~= known then
+    out[#out + 1] = {'fence', fence}
   else
-    out[i - 1] = 'used'
+    local verdicts = {}
+    for i = 1, n do
+      local marker, ttl, tag = KEYS[k + i], ARGV[a + 2 * i], 't' .. ARGV[a + 2 * i + 1]
+      if redis.call('SET', marker, tag, 'PX', ttl, 'NX') then
+        verdicts[i] = 'fresh'
+      elseif tag ~= 't' and redis.call('GET', marker) == tag then
+        verdicts[i] = 'again'
+      else
+        verdicts[i] = 'used'
+      end
+    end
+    out[#out + 1] = verdicts
   end
+  k, a = k + 1 + n, a + 2 + 2 * n
 end
 return out
 `,

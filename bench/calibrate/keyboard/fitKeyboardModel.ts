@@ -1,0 +1,114 @@
+import type { InputTable, ScoringTerm } from '../../../src/core/scoring/ScoringTable.js';
+import { KEYBOARD_FEATURE_NAMES, type KeyboardFeatureName } from '../../../src/core/scoring/keyboard/measureKeyboard.js';
+import { termContributions } from '../../../src/core/scoring/scoreFeatures.js';
+
+/** Keyboard features the model weighs, with the transform each is centred and scaled in. */
+export const KEYBOARD_MODEL: readonly [KeyboardFeatureName, ScoringTerm['transform']][] = [
+  ['keyboard_keyup_fraction', 'identity'],
+  ['keyboard_hold_median', 'log'],
+  ['keyboard_hold_spread', 'log'],
+  ['keyboard_decision_contrast', 'identity'],
+  ['keyboard_load_correlation', 'identity'],
+  ['keyboard_gap_spread', 'log'],
+  ['keyboard_choice_contrast', 'identity'],
+  ['keyboard_overlap_fraction', 'identity'],
+];
+
+/** Smallest scale of a term: a feature nearly constant among people must not turn a small difference into -4. */
+const MIN_SCALE = 0.2;
+/** A feature the solve gives too little to measure counts as this many scales to the script side. */
+const MISSING_PULL = 1;
+
+export interface KeyboardLabelled {
+  /** In KEYBOARD_FEATURE_NAMES order. */
+  values: Float64Array;
+  human: boolean;
+  /** Each class's weights sum to 1 (bots: per family). */
+  weight: number;
+}
+
+const slot = (name: KeyboardFeatureName) => KEYBOARD_FEATURE_NAMES.indexOf(name);
+const transformed = (t: ScoringTerm['transform'], v: number) => (t === 'log' ? Math.log(0.01 + Math.max(0, v)) : v);
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+/**
+ * Logistic model of the keyboard features by Newton's method (iteratively reweighted least
+ * squares) with an L2 penalty: each feature centred on the modelled people's median, scaled by
+ * their interquartile range (at least MIN_SCALE), clipped to +-4; an unmeasurable feature
+ * counts MISSING_PULL scales towards scripts.
+ */
+export function fitKeyboardModel(data: readonly KeyboardLabelled[], lambda = 0.01, rounds = 30): InputTable {
+  const terms = KEYBOARD_MODEL.map(([feature, transform]) => {
+    const xs = data.filter((d) => d.human).map((d) => transformed(transform, d.values[slot(feature)]!)).filter(Number.isFinite);
+    const s = [...xs].sort((a, b) => a - b);
+    const iqr = s[Math.floor(s.length * 0.75)]! - s[Math.floor(s.length * 0.25)]!;
+    return { feature, transform, center: median(xs), scale: Math.max(iqr / 1.349, MIN_SCALE) };
+  });
+  const k = terms.length + 1;
+  const beta = new Array<number>(k).fill(0);
+  // The rows are the scorer's own z (unit weights), an unmeasurable value pulled against the current sign.
+  const zRows = () => {
+    const unit: InputTable = {
+      bias: 0,
+      terms: terms.map((t, i) => ({ ...t, weight: 1, missing: -MISSING_PULL * Math.sign(beta[i + 1]!) })),
+    };
+    return data.map((d) => [1, ...termContributions(unit, { kernel: new Float64Array(0), keyboard: d.values })]);
+  };
+  for (let round = 0; round < rounds; round++) {
+    const rows = zRows();
+    const grad = new Array<number>(k).fill(0);
+    const hess = Array.from({ length: k }, () => new Array<number>(k).fill(0));
+    rows.forEach((x, i) => {
+      const p = 1 / (1 + Math.exp(-x.reduce((s, v, j) => s + v * beta[j]!, 0)));
+      const w = data[i]!.weight;
+      for (let a = 0; a < k; a++) {
+        grad[a]! += w * (p - (data[i]!.human ? 1 : 0)) * x[a]!;
+        for (let b = 0; b < k; b++) hess[a]![b]! += w * p * (1 - p) * x[a]! * x[b]!;
+      }
+    });
+    for (let a = 1; a < k; a++) {
+      grad[a]! += lambda * beta[a]!;
+      hess[a]![a]! += lambda;
+    }
+    const step = solve(hess, grad);
+    for (let a = 0; a < k; a++) beta[a]! -= step[a]!;
+  }
+  const round = (x: number) => Number(x.toPrecision(5));
+  return {
+    bias: round(beta[0]!),
+    terms: terms.map((t, i) => ({
+      feature: t.feature,
+      transform: t.transform,
+      center: round(t.center),
+      scale: round(t.scale),
+      weight: round(beta[i + 1]!),
+      missing: -MISSING_PULL * Math.sign(beta[i + 1]!),
+    })),
+  };
+}
+
+/** Solves a x = b by Gaussian elimination with partial pivoting. */
+function solve(a: number[][], b: number[]): number[] {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i]!]);
+  for (let c = 0; c < n; c++) {
+    let pivot = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(m[r]![c]!) > Math.abs(m[pivot]![c]!)) pivot = r;
+    [m[c], m[pivot]] = [m[pivot]!, m[c]!];
+    for (let r = c + 1; r < n; r++) {
+      const f = m[r]![c]! / m[c]![c]!;
+      for (let j = c; j <= n; j++) m[r]![j]! -= f * m[c]![j]!;
+    }
+  }
+  const x = new Array<number>(n).fill(0);
+  for (let r = n - 1; r >= 0; r--) {
+    let s = m[r]![n]!;
+    for (let j = r + 1; j < n; j++) s -= m[r]![j]! * x[j]!;
+    x[r] = s / m[r]![r]!;
+  }
+  return x;
+}

@@ -1,0 +1,87 @@
+/**
+ * The consumes of one event-loop turn share one consumeEachOnce call, grouped by shard, on a real
+ * redis-server: each marker keeps its own verdict, and a group whose fence moved writes nothing.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConsumeBatcher, type ConsumeReply } from '../../../src/store/redis/ConsumeBatcher.js';
+import { type ScriptCall, defineScripts } from '../../../src/store/redis/helpers/defineScripts.js';
+import { consumeEachOnce } from '../../../src/store/redis/scripts/consumeEachOnce.js';
+import { type TestRedis, startRedis } from '../../helpers/redisServer.js';
+
+let server: TestRedis;
+let redis: Redis;
+let calls = 0;
+let counted: ScriptCall;
+
+beforeAll(async () => {
+  server = await startRedis();
+  redis = new Redis(server.url);
+  const script = defineScripts(redis, { consumeEachOnce }).consumeEachOnce;
+  counted = (keys, args) => {
+    calls++;
+    return script(keys, args);
+  };
+  for (const shard of [0, 1, 2]) await redis.set(`{s${shard}}:fence`, `f${shard}`);
+});
+afterAll(async () => {
+  redis.disconnect();
+  await server.close();
+});
+
+const marker = (shard: number, i: number) => `{s${shard}}:marker:${i}`;
+
+describe('ConsumeBatcher', () => {
+  it('sends the consumes of several shards made in one turn as one call, each with its own verdict', async () => {
+    const batcher = new ConsumeBatcher(counted);
+    const before = calls;
+    const first = await Promise.all(Array.from({ length: 30 }, (_, i) => batcher.consume(`{s${i % 3}}:fence`, `f${i % 3}`, marker(i % 3, i), 60_000, '')));
+    expect(calls - before).toBe(1);
+    expect(first).toEqual(Array(30).fill('fresh'));
+    expect(await redis.exists(...Array.from({ length: 30 }, (_, i) => marker(i % 3, i)))).toBe(30);
+
+    // Again in one turn: each used; a tagged one answers `again` to the same tag only.
+    const tagged = await batcher.consume('{s0}:fence', 'f0', marker(0, 100), 60_000, 'key-a');
+    expect(tagged).toBe('fresh');
+    const second = await Promise.all([
+      batcher.consume('{s0}:fence', 'f0', marker(0, 0), 60_000, ''),
+      batcher.consume('{s1}:fence', 'f1', marker(1, 1), 60_000, 'key-a'),
+      batcher.consume('{s0}:fence', 'f0', marker(0, 100), 60_000, 'key-a'),
+      batcher.consume('{s0}:fence', 'f0', marker(0, 100), 60_000, 'key-b'),
+      batcher.consume('{s0}:fence', 'f0', marker(0, 100), 60_000, ''),
+    ]);
+    expect(second).toEqual(['used', 'used', 'again', 'used', 'used']);
+  });
+
+  it('a group whose fence moved gets the fence found and writes nothing; the other groups proceed', async () => {
+    const batcher = new ConsumeBatcher(counted);
+    const before = calls;
+    const replies: ConsumeReply[] = await Promise.all([
+      batcher.consume('{s1}:fence', 'stale', marker(1, 200), 60_000, ''),
+      batcher.consume('{s2}:fence', 'f2', marker(2, 201), 60_000, ''),
+      batcher.consume('{s1}:fence', 'stale', marker(1, 202), 60_000, ''),
+      batcher.consume('{s9}:fence', 'f9', marker(9, 203), 60_000, ''),
+    ]);
+    expect(calls - before).toBe(1);
+    expect(replies).toEqual([{ fence: 'f1' }, 'fresh', { fence: 'f1' }, { fence: null }]);
+    expect(await redis.exists(marker(1, 200), marker(1, 202), marker(9, 203))).toBe(0);
+    expect(await redis.exists(marker(2, 201))).toBe(1);
+  });
+
+  it('splits a turn of more than 128 consumes over several calls, every one answered', async () => {
+    const batcher = new ConsumeBatcher(counted);
+    const before = calls;
+    const replies = await Promise.all(Array.from({ length: 300 }, (_, i) => batcher.consume(`{s${i % 3}}:fence`, `f${i % 3}`, marker(i % 3, 1_000 + i), 60_000, '')));
+    expect(calls - before).toBe(3);
+    expect(replies.every((r) => r === 'fresh')).toBe(true);
+    expect(await redis.pttl(marker(2, 1_299))).toBeGreaterThan(59_000);
+  });
+
+  it('a failed call rejects every consume it carried', async () => {
+    const batcher = new ConsumeBatcher(async () => {
+      throw new Error('connection lost');
+    });
+    const results = await Promise.allSettled([batcher.consume('{s0}:fence', 'f0', marker(0, 5_000), 1_000, ''), batcher.consume('{s1}:fence', 'f1', marker(1, 5_001), 1_000, '')]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  });
+});
