@@ -17,6 +17,9 @@ export default defineConfig({
           env: { ARIADNE_TEST_STORE: 'redis' },
         },
       },
+      // And on the SharedMemoryStore that WORKERS > 1 threads share (test/cli/workers.test.ts
+      // runs real threads).
+      { extends: true, test: { name: 'shared', include: ['test/http/**/*.test.ts'], env: { ARIADNE_TEST_STORE: 'shared' } } },
     ],
   },
 });

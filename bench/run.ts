@@ -39,6 +39,7 @@ function optional(specifier: string, exportName: string): Runner {
 
 const SECTIONS: Record<string, Runner> = {
   kernel: runKernelBench,
+  signature: optional('./signature.js', 'runSignatureBench'),
   http: optional('./http.js', 'runHttpBench'),
   keyboard: optional('./keyboardScoring.js', 'runKeyboardScoringBench'),
 };

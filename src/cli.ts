@@ -2,16 +2,18 @@
 /**
  * `npm start` (and `ariadne`): configuration from the environment, the sites file (reloaded on
  * SIGHUP), the stores STORE and CREDENTIALS name (see openStore; credentials only when any site
- * uses passkeys), then the server.
+ * uses passkeys), then the server: on this thread with WORKERS=1, else on WORKERS threads that
+ * share the port this process claims and one store.
  */
 import { loadConfig } from './config.js';
 import { createLogger } from './cli/createLogger.js';
+import { serveHere } from './cli/serveHere.js';
+import { startServerThreads } from './cli/startServerThreads.js';
 import { describeSites, needsPasskeys, reloadSitesOnSighup } from './cli/startSites.js';
 import { loadSitesFile } from './core/sites/loadSitesFile.js';
 import { SiteRegistry } from './core/sites/SiteRegistry.js';
-import { mountAssets } from './http/assets/mountAssets.js';
-import { startServer } from './http/startServer.js';
-import { verifyToken } from './core/verifyToken.js';
+import { claimPort } from './http/claimPort.js';
+import { serverUrl } from './http/serverUrl.js';
 import { openStore } from './store/openStore.js';
 
 const loaded = loadConfig(process.env);
@@ -25,6 +27,14 @@ for (const warning of loaded.warnings) {
   console.error(`\n*** WARNING: ${warning}\n`);
 }
 
+/** Stops start-up (or a running server) with a message for the operator. */
+function fatal(e: unknown): never {
+  const message = e instanceof Error ? e.message : String(e);
+  log.fatal(message);
+  console.error(message);
+  process.exit(1);
+}
+
 const { config } = loaded;
 const sitesLoaded = await loadSitesFile(config);
 if (!sitesLoaded.ok) {
@@ -33,32 +43,44 @@ if (!sitesLoaded.ok) {
 }
 const sites = new SiteRegistry(sitesLoaded.snapshot);
 log.info(describeSites(sitesLoaded.snapshot));
-const stores = await openStore(config, log, { passkeys: needsPasskeys(sitesLoaded.snapshot) }).catch((e: unknown) => {
-  const message = e instanceof Error ? e.message : String(e);
-  log.fatal(message);
-  console.error(message);
-  process.exit(1);
-});
+const threaded = config.workers > 1;
+const stores = await openStore(config, log, { passkeys: needsPasskeys(sitesLoaded.snapshot), threads: threaded }).catch(fatal);
 const { store, credentials } = stores;
-reloadSitesOnSighup(sites, config, log, { passkeysOpen: credentials !== undefined });
-const server = await startServer({
-  config,
-  sites,
-  store,
-  logger: log,
-  passkeys: credentials && { config: config.webauthn, credentials },
-  // The widget, its wasm and the demo, whose backend redeems tokens in-process like a site would.
-  mount: (app) =>
-    mountAssets(app, {
-      apiPrefix: config.apiPrefix,
-      verifyTokenInProcess: (token, sessionId) =>
-        verifyToken(token, { secret: config.signingSecret, secrets: config.signingKeys, sessionId, store }),
-    }),
-});
-const api = `${server.url}${config.apiPrefix || '/'}`;
+
+let url: string;
+let stopServing: () => Promise<void>;
+if (!threaded) {
+  const server = await serveHere({ config, sites, store, credentials, log, threadOfPort: false }).catch(fatal);
+  reloadSitesOnSighup(sites, config, log, { passkeysOpen: credentials !== undefined });
+  url = server.url;
+  stopServing = () => server.close();
+} else {
+  // A port shared on purpose (SHARE_PORT) is not claimed; port 0 is, to pick one for every thread.
+  const claimed = config.store.sharePort && config.port !== 0 ? { port: config.port, release: () => {} } : await claimPort(config.host, config.port).catch(fatal);
+  const threads = await startServerThreads({
+    count: config.workers,
+    config: { ...config, port: claimed.port },
+    sites: sitesLoaded.snapshot,
+    shared: stores.shared,
+    credentials,
+    onCrash: (message) => fatal(`${message}; exiting rather than serving without it`),
+  }).catch(fatal);
+  const replace = async (snapshot: typeof sitesLoaded.snapshot) => {
+    await threads.replaceSites(snapshot);
+    return sites.replace(snapshot);
+  };
+  reloadSitesOnSighup({ replace }, config, log, { passkeysOpen: credentials !== undefined });
+  url = serverUrl(config.host, claimed.port);
+  stopServing = async () => {
+    await threads.stop();
+    claimed.release();
+  };
+}
+
+const api = `${url}${config.apiPrefix || '/'}`;
 log.info(
-  { url: server.url, demo: `${server.url}/`, api, openapi: `${server.url}/openapi.json`, scoring: config.scoring, passkeys: config.webauthn.mode, store: config.store.kind },
-  `ariadne ready: demo ${server.url}/ · API ${api} (and at the root) · OpenAPI ${server.url}/openapi.json`,
+  { url, demo: `${url}/`, api, openapi: `${url}/openapi.json`, scoring: config.scoring, passkeys: config.webauthn.mode, store: config.store.kind, workers: config.workers },
+  `ariadne ready: demo ${url}/ · API ${api} (and at the root) · OpenAPI ${url}/openapi.json`,
 );
 
 let stopping = false;
@@ -66,7 +88,7 @@ async function stop(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, 'shutting down: finishing in-flight requests');
-  await server.close();
+  await stopServing();
   await stores.close();
   process.exit(0);
 }

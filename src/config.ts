@@ -3,6 +3,7 @@
  * value stops start-up with a message naming the variable.
  */
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { type ScoringConfig, parseScoringConfig } from './core/scoring/parseScoringConfig.js';
 import type { WebAuthnConfig } from './core/webauthn/WebAuthnConfig.js';
 import { parseWebAuthnConfig } from './core/webauthn/parseWebAuthnConfig.js';
@@ -17,6 +18,11 @@ export interface SigningKeyConfig {
 export interface Config {
   port: number;
   host: string;
+  /**
+   * WORKERS: threads serving HTTP on the port, each with its own kernel and signature worker,
+   * sharing one store (default: the cores available; 1 serves on the main thread).
+   */
+  workers: number;
   /** Current signing secret: signs new tokens and challenge ids. */
   signingSecret: string;
   /** Older (or extra) keys that still verify, for rotation. */
@@ -91,6 +97,9 @@ export const DEFAULTS = {
   DATA_DIR: './data',
   LOG_LEVEL: 'info',
 } as const;
+
+/** Most WORKERS accepted: beyond the cores, threads only add memory and switching. */
+export const MAX_WORKERS = 256;
 
 /** Shortest accepted signing secret, in characters. */
 export const MIN_SECRET_LENGTH = 32;
@@ -230,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     const config: Config = {
       port: num(env, 'PORT', DEFAULTS.PORT, 0, 65535, true),
       host,
+      workers: num(env, 'WORKERS', Math.min(availableParallelism(), MAX_WORKERS), 1, MAX_WORKERS, true),
       signingSecret,
       signingKeys: signingKeys(env),
       siteverifyAuthToken: text(env, 'SITEVERIFY_AUTH_TOKEN'),

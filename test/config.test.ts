@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULTS, loadConfig } from '../src/config.js';
+import { availableParallelism } from 'node:os';
+import { DEFAULTS, MAX_WORKERS, loadConfig } from '../src/config.js';
 import { defaultTable, scoringTables } from '../src/core/scoring/ScoringTable.js';
 
 const SECRET = 'x'.repeat(32);
@@ -12,6 +13,7 @@ describe('loadConfig', () => {
     expect(r.config).toMatchObject({
       port: 8787,
       host: '127.0.0.1',
+      workers: Math.min(availableParallelism(), MAX_WORKERS),
       powDifficulty: 18,
       powKeyboardExtraBits: 3,
       mazeWidth: 8,
@@ -95,6 +97,10 @@ describe('loadConfig', () => {
   it.each([
     ['PORT', '70000'],
     ['PORT', 'abc'],
+    ['WORKERS', '0'],
+    ['WORKERS', String(MAX_WORKERS + 1)],
+    ['WORKERS', '1.5'],
+    ['WORKERS', 'all'],
     ['POW_DIFFICULTY', '1.5'],
     ['POW_KEYBOARD_EXTRA_BITS', '9'],
     ['POW_KEYBOARD_EXTRA_BITS', '-1'],
@@ -124,6 +130,13 @@ describe('loadConfig', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error).toContain(name);
+  });
+
+  it('accepts WORKERS at its bounds, 1 and MAX_WORKERS', () => {
+    for (const workers of [1, MAX_WORKERS]) {
+      const r = loadConfig({ SIGNING_SECRET: SECRET, WORKERS: String(workers) });
+      expect(r.ok && r.config.workers).toBe(workers);
+    }
   });
 
   it('accepts POW_KEYBOARD_EXTRA_BITS at its bounds, 0 and 8', () => {

@@ -9,10 +9,11 @@ export interface LogOutput extends NodeJS.WritableStream {
 
 /**
  * The server's logger: pretty-printed (pino-pretty, coloured) when `out` is a terminal, one JSON
- * object per line otherwise (for log collectors).
+ * object per line otherwise (for log collectors). `terminal` says which, for a server thread whose
+ * stdout is a pipe to the main thread's.
  */
-export function createLogger(level: LogLevel, out: LogOutput = process.stdout): Logger {
+export function createLogger(level: LogLevel, out: LogOutput = process.stdout, terminal = out.isTTY === true): Logger {
   const options = { name: 'ariadne', level };
-  if (out.isTTY === true) return pino(options, pretty({ destination: out, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' }));
+  if (terminal) return pino(options, pretty({ destination: out, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' }));
   return out === process.stdout ? pino(options) : pino(options, out);
 }

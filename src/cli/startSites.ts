@@ -1,7 +1,12 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { loadSitesFile } from '../core/sites/loadSitesFile.js';
-import { SiteRegistry, type SitesSnapshot } from '../core/sites/SiteRegistry.js';
+import type { SitesChange, SitesSnapshot } from '../core/sites/SiteRegistry.js';
+
+/** Serves a new snapshot: a SiteRegistry, or one that also hands it to every server thread. */
+export interface SitesReplacer {
+  replace(snapshot: SitesSnapshot): SitesChange | Promise<SitesChange>;
+}
 
 /** Whether any site (or the server-wide policy) asks for passkeys, so the credential store must be open. */
 export function needsPasskeys(snapshot: SitesSnapshot): boolean {
@@ -18,9 +23,10 @@ export function describeSites(snapshot: SitesSnapshot): string {
 /**
  * Reloads the sites file on SIGHUP. A file that does not load (or that would need passkeys the
  * process did not open) is logged and ignored: the sites in service stay. Requests in flight
- * keep the site they resolved; new ones see the new file.
+ * keep the site they resolved; new ones see the new file: the reload is logged once every
+ * thread serves it.
  */
-export function reloadSitesOnSighup(registry: SiteRegistry, config: Config, log: Logger, opts: { passkeysOpen: boolean }): void {
+export function reloadSitesOnSighup(registry: SitesReplacer, config: Config, log: Logger, opts: { passkeysOpen: boolean }): void {
   let reloading = Promise.resolve();
   process.on('SIGHUP', () => {
     reloading = reloading.then(async () => {
@@ -33,7 +39,7 @@ export function reloadSitesOnSighup(registry: SiteRegistry, config: Config, log:
         log.error('sites file not reloaded: it turns passkeys on, which needs a restart (the credential store is not open)');
         return;
       }
-      const change = registry.replace(loaded.snapshot);
+      const change = await registry.replace(loaded.snapshot);
       log.info({ ...change }, `sites reloaded: ${describeSites(loaded.snapshot)}`);
     });
   });

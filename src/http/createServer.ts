@@ -53,6 +53,16 @@ export interface ServerOptions {
   now?: () => number;
   /** Default: silent. */
   logger?: Logger;
+  /**
+   * Listen with SO_REUSEPORT although SHARE_PORT is off: this server is one of the threads of a
+   * process that holds the port alone (claimPort) and serves it from every thread.
+   */
+  threadOfPort?: boolean;
+  /**
+   * One of several threads serving the port: its series carry the label `thread`, and GET
+   * /metrics answers `allThreads()` (the metrics of every thread) rather than its own alone.
+   */
+  threadMetrics?: { thread: string; allThreads(): Promise<string> };
   /** Adds more routes (e.g. static assets) before the 404/405 fallback is installed. */
   mount?: (app: TemplatedApp, ctx: CoreContext) => void;
 }
@@ -69,6 +79,8 @@ export interface AriadneServer {
   readonly routes: RouteTable;
   /** The sites served (ServerOptions.sites, or the open default). */
   readonly sites: SiteRegistry;
+  /** This server's metrics as prom-client JSON, for a thread that answers for all (aggregateMetrics). */
+  metricsJson(): Promise<object[]>;
 }
 
 const METHODS_OF_GET_ROUTES = 'GET, OPTIONS';
@@ -81,7 +93,8 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   const ownStore = opts.store === undefined;
   const store = opts.store ?? new MemoryStore({ maxMarkers: DEFAULT_MAX_MARKERS, maxCounters: DEFAULT_MAX_COUNTERS });
   const ring = keyRing(config.signingSecret, config.signingKeys);
-  const metrics = new Metrics();
+  const metrics = new Metrics(opts.threadMetrics ? { thread: opts.threadMetrics.thread } : {});
+  const scrape = opts.threadMetrics?.allThreads ?? (() => metrics.registry.metrics());
   const sites =
     opts.sites ??
     new SiteRegistry({
@@ -249,7 +262,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
       errors: ['unauthorized'],
       answer: async (authorization) =>
         operator(authorization)
-          ? { status: 200, body: await metrics.registry.metrics(), contentType: metrics.registry.contentType }
+          ? { status: 200, body: await scrape(), contentType: metrics.registry.contentType }
           : { ...plainFailure(failure('unauthorized')), headers: BEARER_CHALLENGE },
     },
     {
@@ -301,7 +314,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
     listen(host, port) {
       return new Promise((resolve, reject) => {
         // Sharing a port (SO_REUSEPORT) is an explicit choice, allowed with a shared store only.
-        (config.store.sharePort ? listenShared : listenExclusive)(app, host, port, (socket) => {
+        (config.store.sharePort || opts.threadOfPort === true ? listenShared : listenExclusive)(app, host, port, (socket) => {
           if (socket === false) {
             reject(new Error(`could not listen on ${host}:${port} (is another process using the port?)`));
             return;
@@ -315,6 +328,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
     },
     routes,
     sites,
+    metricsJson: () => metrics.registry.getMetricsAsJSON(),
     async close(graceMs = 10_000) {
       closing = true;
       if (listenSocket !== undefined) uWS.us_listen_socket_close(listenSocket);

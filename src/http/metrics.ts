@@ -42,7 +42,9 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor() {
+  /** `labels`: added to every series (a server thread's `thread`). */
+  constructor(labels: Record<string, string> = {}) {
+    this.registry.setDefaultLabels(labels);
     const routes = this.#routes;
     const counter = (name: string, help: string, label: string, counts: (m: RouteMetrics) => Map<number | string, number>) =>
       new Counter({

@@ -1,6 +1,7 @@
 import type { SiteRegistry } from '../core/sites/SiteRegistry.js';
 import { type ServerOptions, createServer } from './createServer.js';
 import type { RouteTable } from './openapi/RouteTable.js';
+import { serverUrl } from './serverUrl.js';
 
 export interface RunningServer {
   port: number;
@@ -12,6 +13,8 @@ export interface RunningServer {
   sites: SiteRegistry;
   /** Every route registered (see AriadneServer.routes). */
   routes: RouteTable;
+  /** See AriadneServer.metricsJson. */
+  metricsJson(): Promise<object[]>;
 }
 
 /** Creates the server and listens on config.host:config.port (port 0 picks a free one). */
@@ -19,6 +22,5 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const server = await createServer(opts);
   const { host } = opts.config;
   const port = await server.listen(host, opts.config.port);
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-  return { port, url: `http://${urlHost}:${port}`, close: (graceMs) => server.close(graceMs), sites: server.sites, routes: server.routes };
+  return { port, url: serverUrl(host, port), close: (graceMs) => server.close(graceMs), sites: server.sites, routes: server.routes, metricsJson: () => server.metricsJson() };
 }

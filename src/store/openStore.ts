@@ -6,28 +6,41 @@ import type { CredentialStore } from './credentials/CredentialStore.js';
 import { openFileCredentialStore } from './credentials/FileCredentialStore.js';
 import { RedisCredentialStore } from './credentials/RedisCredentialStore.js';
 import { RedisStore } from './redis/RedisStore.js';
+import { type ListStore, SharedMemoryStore, type SharedStoreMemory } from './shared/SharedMemoryStore.js';
 
 export interface OpenedStores {
   store: Store;
   /** Passkey credentials; undefined when passkeys are off. */
   credentials: CredentialStore | undefined;
+  /**
+   * With `threads` and STORE=memory: what the serving threads share (the tables' memory) and
+   * the lists this thread keeps for them.
+   */
+  shared: { memory: SharedStoreMemory; lists: ListStore } | undefined;
   close(): Promise<void>;
 }
 
 /**
  * The stores the configuration asks for: STORE (memory or redis) for short-lived state and, when
  * `passkeys` (any site uses them), CREDENTIALS (a file under DATA_DIR or redis). A Redis that does not answer
- * yet is no reason not to start: requests that need it answer 503 until it does. Throws an Error
- * with a message for the operator when the credential file cannot be opened.
+ * yet is no reason not to start: requests that need it answer 503 until it does. With `threads`
+ * (WORKERS > 1) the embedded store is a SharedMemoryStore. Throws an Error with a message for
+ * the operator when the credential file cannot be opened.
  */
-export async function openStore(config: Config, log: Logger, opts: { passkeys: boolean }): Promise<OpenedStores> {
+export async function openStore(config: Config, log: Logger, opts: { passkeys: boolean; threads?: boolean }): Promise<OpenedStores> {
   const { store: storeConfig } = config;
   let store: Store;
+  let shared: OpenedStores['shared'];
   if (storeConfig.kind === 'redis') {
     const redis = await RedisStore.open(storeConfig.redis);
     const health = await redis.health();
     if (!health.ok) log.error({ detail: health.detail }, 'Redis store not usable yet: /verify, /probe/* and /siteverify answer 503 until it is');
     store = redis;
+  } else if (opts.threads === true) {
+    // The lists only: markers and counters live in the shared tables.
+    const lists = new MemoryStore({ maxMarkers: 1, maxCounters: 1 });
+    shared = { memory: SharedMemoryStore.allocate({ maxMarkers: DEFAULT_MAX_MARKERS, maxCounters: DEFAULT_MAX_COUNTERS }), lists };
+    store = new SharedMemoryStore(shared);
   } else {
     store = new MemoryStore({ maxMarkers: DEFAULT_MAX_MARKERS, maxCounters: DEFAULT_MAX_COUNTERS });
   }
@@ -47,6 +60,7 @@ export async function openStore(config: Config, log: Logger, opts: { passkeys: b
   return {
     store,
     credentials,
+    shared,
     close: async () => {
       await store.close();
       await credentials?.close();

@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,6 +38,23 @@ function start(command: string, args: string[], opts: { cwd?: string; env: Recor
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, output: () => out, exited, killAll: () => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } } };
+}
+
+/** The children of `pid` (Linux). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    /* gone */
+  }
 }
 
 async function until(cond: () => boolean, ms: number, what: string): Promise<void> {
@@ -137,13 +155,15 @@ describe('ariadne (start)', () => {
     } finally {
       piped.killAll();
     }
-    // `script` gives the server a terminal for its stdout.
-    const tty = start('script', ['-qfec', `${process.execPath} ${BIN}`, '/dev/null'], { env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET, TERM: 'dumb' } });
+    // `script` gives the server a terminal for its stdout; `exec` makes the server its child.
+    const tty = start('script', ['-qfec', `exec ${process.execPath} ${BIN}`, '/dev/null'], { env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET, TERM: 'dumb' } });
     try {
       await until(() => /ariadne ready: demo http:\/\/127\.0\.0\.1:\d+\//.test(tty.output()), 20_000, 'the pretty ready line');
       expect(tty.output()).toMatch(/INFO.*ariadne ready/);
       expect(tty.output()).not.toContain('{"level"');
     } finally {
+      // The server runs in a session of its own (script's terminal), out of reach of killAll.
+      for (const pid of childrenOf(tty.child.pid!)) killQuietly(pid);
       tty.killAll();
     }
   });

@@ -67,7 +67,8 @@ async function memory(): Promise<{ rss: number; peak: number; heap: number }> {
   const status = await readFile(`/proc/${cli.child.pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)![1]);
   const metrics = await (await fetch(`${url}/metrics`)).text();
-  const heap = Number(/^ariadne_nodejs_heap_size_used_bytes (\S+)$/m.exec(metrics)![1]);
+  // One series per server thread (label `thread`) when WORKERS > 1: the process's heap is their sum.
+  const heap = [...metrics.matchAll(/^ariadne_nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\S+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
   return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024), heap: Math.round(heap / 2 ** 20) };
 }
 

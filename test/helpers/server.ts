@@ -10,6 +10,11 @@ import type { Kernel } from '../../src/kernel/types.js';
 import { inject } from 'vitest';
 import { MemoryStore } from '../../src/store/MemoryStore.js';
 import { RedisStore } from '../../src/store/redis/RedisStore.js';
+import { MessageChannel } from 'node:worker_threads';
+import { LIST_METHODS } from '../../src/cli/startServerThreads.js';
+import { answerOverPort } from '../../src/store/shared/answerOverPort.js';
+import { callOverPort } from '../../src/store/shared/callOverPort.js';
+import { type ListStore, SharedMemoryStore } from '../../src/store/shared/SharedMemoryStore.js';
 import type { Store } from '../../src/store/Store.js';
 import { sitesRegistry } from './sites.js';
 
@@ -43,9 +48,19 @@ let prefixes = 0;
 
 /**
  * The store of a test server: embedded, or with ARIADNE_TEST_STORE=redis (the `redis` test
- * project) a RedisStore on the project's redis-server under a key prefix of its own.
+ * project) a RedisStore on the project's redis-server under a key prefix of its own, or with
+ * ARIADNE_TEST_STORE=shared (the `shared` project) the SharedMemoryStore of WORKERS > 1, its
+ * lists owned behind a message port as a server thread sees them.
  */
 async function testStore(now: () => number): Promise<Store> {
+  if (process.env.ARIADNE_TEST_STORE === 'shared') {
+    const { port1, port2 } = new MessageChannel();
+    answerOverPort(port1, new MemoryStore({ maxMarkers: 1, maxCounters: 1, now }), LIST_METHODS);
+    port1.unref();
+    port2.unref();
+    const memory = SharedMemoryStore.allocate({ maxMarkers: 100_000, maxCounters: 100_000, now });
+    return new SharedMemoryStore({ memory, lists: callOverPort<ListStore, (typeof LIST_METHODS)[number]>(port2, LIST_METHODS), now });
+  }
   if (process.env.ARIADNE_TEST_STORE === 'redis') {
     const prefix = `http${process.pid}-${++prefixes}:`;
     return RedisStore.open({ url: inject('redisUrl'), prefix, commandTimeoutMs: 2_000, clockSkewMs: 0, now });

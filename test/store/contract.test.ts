@@ -1,10 +1,11 @@
 /**
  * The Store contract (src/store/Store.ts), run alike against every implementation: the embedded
- * MemoryStore and RedisStore on a real redis-server. Real time, short lives.
+ * MemoryStore, the SharedMemoryStore of a process's threads, and RedisStore on a real redis-server. Real time, short lives.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/store/MemoryStore.js';
 import { RedisStore } from '../../src/store/redis/RedisStore.js';
+import { SharedMemoryStore, type SharedStoreMemory } from '../../src/store/shared/SharedMemoryStore.js';
 import type { Lifetime, Store } from '../../src/store/Store.js';
 import { type TestRedis, startRedis } from '../helpers/redisServer.js';
 
@@ -27,6 +28,23 @@ const subjects: [string, Subject][] = [
       twin: async (s) => s,
       close: async () => {},
     },
+  ],
+  [
+    'SharedMemoryStore',
+    (() => {
+      const shared = new Map<Store, { memory: SharedStoreMemory; lists: MemoryStore }>();
+      const handle = (tables: { memory: SharedStoreMemory; lists: MemoryStore }) => {
+        const s = new SharedMemoryStore(tables);
+        shared.set(s, tables);
+        return s;
+      };
+      return {
+        open: async () => handle({ memory: SharedMemoryStore.allocate({ maxMarkers: 10_000, maxCounters: 10_000 }), lists: new MemoryStore({ maxMarkers: 1, maxCounters: 1 }) }),
+        // Another thread's handle: the same shared memory and list owner.
+        twin: async (s) => handle(shared.get(s)!),
+        close: async () => shared.clear(),
+      };
+    })(),
   ],
   [
     'RedisStore',

@@ -1,0 +1,58 @@
+/**
+ * The /verify signature check alone: CPU time of the process (the calling thread and the
+ * signature worker) per check, for a key that signed the first text tried (the deployed
+ * widget's) and one that signed the second (interface.md's), a fresh key each time as the HTTP
+ * bench's /verify. The difference is what an interface.md client costs: one more verify, the
+ * key imported once.
+ */
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { checkSignature } from '../src/core/verify/checkSignature.js';
+import type { Section } from './run.js';
+
+const CHECKS = process.env.BENCH_QUICK === '1' ? 1_000 : 5_000;
+
+interface Signed {
+  publicKey: string;
+  signature: string;
+  texts: [string, string];
+}
+
+function signedOver(textIndex: 0 | 1, n: number): Signed[] {
+  return Array.from({ length: n }, (_, i) => {
+    const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const spki = publicKey.export({ format: 'der', type: 'spki' });
+    const point = spki.subarray(spki.length - 64);
+    const jwk = { kty: 'EC', crv: 'P-256', x: point.subarray(0, 32).toString('base64url'), y: point.subarray(32).toString('base64url') };
+    const texts: [string, string] = [`challenge-${i}:bench-site:1893456000000:${'0f'.repeat(32)}`, `challenge-${i}:bench-site:1893456000000`];
+    const signature = sign('sha256', Buffer.from(texts[textIndex]), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64');
+    return { publicKey: Buffer.from(JSON.stringify(jwk)).toString('base64'), signature, texts };
+  });
+}
+
+/** Process CPU µs per check of `signed` (all valid), checked concurrently as requests would be. */
+async function cpuPerCheck(signed: Signed[]): Promise<number> {
+  const before = process.cpuUsage();
+  const valid = await Promise.all(signed.map((s) => checkSignature(s.publicKey, s.signature, s.texts)));
+  const cpu = process.cpuUsage(before);
+  if (!valid.every(Boolean)) throw new Error('a signature did not verify');
+  return (cpu.user + cpu.system) / signed.length;
+}
+
+export async function runSignatureBench(): Promise<Section> {
+  await cpuPerCheck(signedOver(0, 200)); // starts the worker, warms both threads
+  const first: number[] = [];
+  const second: number[] = [];
+  for (let round = 0; round < 2; round++) {
+    first.push(await cpuPerCheck(signedOver(0, CHECKS)));
+    second.push(await cpuPerCheck(signedOver(1, CHECKS)));
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return {
+    name: 'Signature check (checkSignature: calling thread + signature worker, fresh key each)',
+    rows: [
+      { name: 'signed over the first text tried (deployed widget)', 'CPU us/check': mean(first) },
+      { name: 'signed over the second text (interface.md)', 'CPU us/check': mean(second), 'ratio to first': mean(second) / mean(first) },
+    ],
+    notes: [`${CHECKS} checks per round, 2 rounds; run pinned (taskset -c 0) for one core's figures`],
+  };
+}

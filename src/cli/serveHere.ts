@@ -1,0 +1,43 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { SiteRegistry } from '../core/sites/SiteRegistry.js';
+import { verifyToken } from '../core/verifyToken.js';
+import { mountAssets } from '../http/assets/mountAssets.js';
+import type { ServerOptions } from '../http/createServer.js';
+import { type RunningServer, startServer } from '../http/startServer.js';
+import type { Store } from '../store/Store.js';
+import type { CredentialStore } from '../store/credentials/CredentialStore.js';
+
+export interface ServeHereOptions {
+  config: Config;
+  sites: SiteRegistry;
+  store: Store;
+  /** Passkey credentials; undefined when passkeys are off. */
+  credentials: CredentialStore | undefined;
+  log: Logger;
+  /** One of the threads of a process that holds the port (startServerThreads). */
+  threadOfPort: boolean;
+  /** With threadOfPort: this thread's label and every thread's metrics. */
+  threadMetrics?: ServerOptions['threadMetrics'];
+}
+
+/** The server of `npm start` on this thread: every route, the widget, its wasm and the demo. */
+export function serveHere(opts: ServeHereOptions): Promise<RunningServer> {
+  const { config, store, credentials } = opts;
+  return startServer({
+    config,
+    sites: opts.sites,
+    store,
+    logger: opts.log,
+    threadOfPort: opts.threadOfPort,
+    ...(opts.threadMetrics ? { threadMetrics: opts.threadMetrics } : {}),
+    passkeys: credentials && { config: config.webauthn, credentials },
+    // The demo's backend redeems tokens in-process, like a site would.
+    mount: (app) =>
+      mountAssets(app, {
+        apiPrefix: config.apiPrefix,
+        verifyTokenInProcess: (token, sessionId) =>
+          verifyToken(token, { secret: config.signingSecret, secrets: config.signingKeys, sessionId, store }),
+      }),
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * A server thread (startServerThreads): the full server on the port its process claimed, with
+ * its own kernel and signature worker, on the store every thread shares.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { SiteRegistry } from '../core/sites/SiteRegistry.js';
+import type { CredentialStore } from '../store/credentials/CredentialStore.js';
+import { RedisStore } from '../store/redis/RedisStore.js';
+import { callOverPort } from '../store/shared/callOverPort.js';
+import { type ListStore, SharedMemoryStore } from '../store/shared/SharedMemoryStore.js';
+import type { Store } from '../store/Store.js';
+import { createLogger } from './createLogger.js';
+import { serveHere } from './serveHere.js';
+import { CREDENTIAL_METHODS, type FromServerThread, LIST_METHODS, type ServerThreadData, type ToServerThread } from './startServerThreads.js';
+
+const data = workerData as ServerThreadData;
+const { config } = data;
+const log = createLogger(config.logLevel, process.stdout, data.terminal).child({ thread: data.thread });
+const store: Store = data.memory
+  ? new SharedMemoryStore({ memory: data.memory.tables, lists: callOverPort<ListStore, (typeof LIST_METHODS)[number]>(data.memory.lists, LIST_METHODS) })
+  : await RedisStore.open(config.store.redis);
+const credentials: CredentialStore | undefined = data.credentials && {
+  ...callOverPort<CredentialStore, (typeof CREDENTIAL_METHODS)[number]>(data.credentials, CREDENTIAL_METHODS),
+  // The owner thread closes the store itself.
+  close: async () => {},
+};
+const sites = new SiteRegistry(data.sites);
+const tell = (m: FromServerThread) => parentPort!.postMessage(m);
+// Scrapes of GET /metrics waiting for every thread's metrics, by id.
+const scrapes = new Map<number, (text: string) => void>();
+let nextScrape = 0;
+const allThreads = () =>
+  new Promise<string>((resolve) => {
+    const id = nextScrape++;
+    scrapes.set(id, resolve);
+    tell({ type: 'metrics', id });
+  });
+const server = await serveHere({ config, sites, store, credentials, log, threadOfPort: true, threadMetrics: { thread: String(data.thread), allThreads } });
+
+parentPort!.on('message', (m: ToServerThread) => {
+  switch (m.type) {
+    case 'stop':
+      return void stop();
+    case 'sites':
+      sites.replace(m.snapshot);
+      return tell({ type: 'sites-applied', version: m.version });
+    case 'metrics-json':
+      return void server.metricsJson().then((json) => tell({ type: 'metrics-json', id: m.id, json }));
+    case 'metrics':
+      scrapes.get(m.id)?.(m.text);
+      scrapes.delete(m.id);
+  }
+});
+tell({ type: 'listening' });
+
+async function stop(): Promise<void> {
+  await server.close();
+  await store.close();
+  process.exit(0);
+}

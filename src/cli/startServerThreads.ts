@@ -1,0 +1,144 @@
+import { MessageChannel, type MessagePort, Worker, type WorkerOptions } from 'node:worker_threads';
+import type { Config } from '../config.js';
+import type { SitesSnapshot } from '../core/sites/SiteRegistry.js';
+import type { CredentialStore } from '../store/credentials/CredentialStore.js';
+import type { ListStore, SharedStoreMemory } from '../store/shared/SharedMemoryStore.js';
+import { answerOverPort } from '../store/shared/answerOverPort.js';
+import { answerMetricsScrapes } from './answerMetricsScrapes.js';
+import { nextMessage } from './nextMessage.js';
+import { type Supervision, superviseThread } from './superviseThread.js';
+
+/** What a server thread starts from (workerData of serverThread.ts). */
+export interface ServerThreadData {
+  /** The configuration, with `port` the one this process claimed. */
+  config: Config;
+  sites: SitesSnapshot;
+  /** STORE=memory: the shared tables, and the port to the lists' owner. Absent: each thread opens Redis. */
+  memory: { tables: SharedStoreMemory; lists: MessagePort } | undefined;
+  /** Passkeys on: the port to the credential store's owner. */
+  credentials: MessagePort | undefined;
+  /** Whether the process logs to a terminal (readable lines) or not (JSON lines). */
+  terminal: boolean;
+  /** The thread's number, 1 to WORKERS: its metrics' `thread` label. */
+  thread: number;
+}
+
+/** Messages to a server thread. */
+export type ToServerThread =
+  | { type: 'sites'; snapshot: SitesSnapshot; version: number }
+  | { type: 'stop' }
+  /** Send your metrics (prom-client JSON), for the scrape `id`. */
+  | { type: 'metrics-json'; id: number }
+  /** Every thread's metrics, for the scrape `id` you asked for. */
+  | { type: 'metrics'; id: number; text: string };
+/** Messages from a server thread. */
+export type FromServerThread =
+  | { type: 'listening' }
+  | { type: 'sites-applied'; version: number }
+  /** A scrape of GET /metrics: answer with every thread's metrics. */
+  | { type: 'metrics'; id: number }
+  | { type: 'metrics-json'; id: number; json: object[] };
+
+export interface ServerThreadsOptions {
+  /** Threads to start (WORKERS). */
+  count: number;
+  config: Config;
+  sites: SitesSnapshot;
+  /** STORE=memory: what the threads share (openStore with `threads`). */
+  shared: { memory: SharedStoreMemory; lists: ListStore } | undefined;
+  /** Kept by this thread and served to the others over message ports. */
+  credentials: CredentialStore | undefined;
+  /** Called once when a thread dies after all started (see superviseThread). */
+  onCrash(message: string): void;
+}
+
+export interface ServerThreads {
+  /** Serves `snapshot` on every thread from now on (the SIGHUP reload); resolves once all do. */
+  replaceSites(snapshot: SitesSnapshot): Promise<void>;
+  /** Every thread finishes its requests in flight and stops; resolves when all have exited. */
+  stop(): Promise<void>;
+}
+
+/** What a thread may call on the owners: the lists, and the credentials except `close`. */
+export const LIST_METHODS = ['append', 'lists'] as const;
+export const CREDENTIAL_METHODS = ['add', 'listFor', 'get', 'advanceCounter'] as const;
+
+/**
+ * A thread running serverThread beside this module. Run from the TypeScript sources (tests,
+ * development under tsx), the thread registers tsx itself: loader flags do not reach threads.
+ */
+function serverThread(options: WorkerOptions): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./serverThread.js', import.meta.url), options);
+  const entry = JSON.stringify(new URL('./serverThread.ts', import.meta.url).href);
+  return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${entry}); })`, { ...options, eval: true });
+}
+
+/** A port whose other end (returned, for a thread) calls `owner`'s `methods` on this thread. */
+function served(owner: object, methods: readonly string[]): MessagePort {
+  const { port1, port2 } = new MessageChannel();
+  answerOverPort(port1, owner, methods);
+  port1.unref();
+  return port2;
+}
+
+/**
+ * Starts `count` server threads (serverThread.ts), each serving every route on config.port
+ * (claimed by this process first, see claimPort) with its own kernel. Resolves once all
+ * listen; rejects when one fails to start (the others are stopped).
+ */
+export async function startServerThreads(opts: ServerThreadsOptions): Promise<ServerThreads> {
+  let stopping = false;
+  let started = false;
+  const supervision: Supervision = { stopping: () => stopping || !started, onCrash: opts.onCrash };
+  const threads = Array.from({ length: opts.count }, (_, i) => {
+    const lists = opts.shared && served(opts.shared.lists, LIST_METHODS);
+    const credentials = opts.credentials && served(opts.credentials, CREDENTIAL_METHODS);
+    const data: ServerThreadData = {
+      config: opts.config,
+      sites: opts.sites,
+      memory: opts.shared && lists && { tables: opts.shared.memory, lists },
+      credentials,
+      terminal: process.stdout.isTTY === true,
+      thread: i + 1,
+    };
+    const worker = serverThread({
+      workerData: data,
+      transferList: [lists, credentials].filter((p) => p !== undefined),
+    });
+    superviseThread(worker, `server thread ${i + 1} of ${opts.count}`, supervision);
+    return worker;
+  });
+  const listening = (worker: Worker, i: number) =>
+    new Promise<void>((resolve, reject) => {
+      worker.on('message', (m: FromServerThread) => m.type === 'listening' && resolve());
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`server thread ${i + 1} exited with code ${code} while starting`)));
+    });
+  try {
+    await Promise.all(threads.map(listening));
+  } catch (e) {
+    stopping = true;
+    await Promise.all(threads.map((w) => w.terminate()));
+    throw e;
+  }
+  started = true;
+  const send = (m: ToServerThread) => threads.forEach((w) => w.postMessage(m));
+  answerMetricsScrapes(threads);
+  let sitesVersion = 0;
+  const applied = (worker: Worker, version: number) =>
+    nextMessage(worker, (m): m is Extract<FromServerThread, { type: 'sites-applied' }> => m.type === 'sites-applied' && m.version === version);
+  return {
+    async replaceSites(snapshot) {
+      const version = ++sitesVersion;
+      const all = Promise.all(threads.map((w) => applied(w, version)));
+      send({ type: 'sites', snapshot, version });
+      await all;
+    },
+    async stop() {
+      stopping = true;
+      const exited = threads.map((w) => new Promise((resolve) => (w.threadId === -1 ? resolve(undefined) : w.once('exit', resolve))));
+      send({ type: 'stop' });
+      await Promise.all(exited);
+    },
+  };
+}

@@ -1,0 +1,35 @@
+import { type AddressInfo, createServer } from 'node:net';
+
+export interface ClaimedPort {
+  /** The port claimed (the one picked when 0 was asked for). */
+  port: number;
+  /** Lets another process claim it (at exit this happens anyway). */
+  release(): void;
+}
+
+const taken = (host: string, port: number, why: string) => new Error(`could not listen on ${host}:${port} (${why})`);
+
+/**
+ * Makes this process the only one serving `host:port` while its threads each listen with
+ * SO_REUSEPORT. A plain bind (without SO_REUSEPORT) fails while any other process listens on
+ * the port; then a lock named after host:port is held for the life of the process, so a second
+ * Ariadne cannot join the threads' port: an abstract unix socket, which the kernel lets one
+ * process bind at a time and frees when it exits, however it exits (Linux; elsewhere only the
+ * bind check applies). Port 0 picks a free port.
+ */
+export async function claimPort(host: string, port: number): Promise<ClaimedPort> {
+  const probe = createServer();
+  const bound = await new Promise<number>((resolve, reject) => {
+    probe.once('error', () => reject(taken(host, port, 'is another process using the port?')));
+    probe.listen({ host, port }, () => resolve((probe.address() as AddressInfo).port));
+  });
+  await new Promise((resolve) => probe.close(resolve));
+  if (process.platform !== 'linux') return { port: bound, release: () => {} };
+  const lock = createServer();
+  await new Promise<void>((resolve, reject) => {
+    lock.once('error', () => reject(taken(host, bound, 'another Ariadne process holds the port')));
+    lock.listen({ path: `\0ariadne-port:${host}:${bound}` }, resolve);
+  });
+  lock.unref();
+  return { port: bound, release: () => lock.close() };
+}

@@ -1,0 +1,183 @@
+/**
+ * Real Ariadne processes with WORKERS=2: both threads serve one port on one shared store, so
+ * nothing is redeemed twice however the connections are spread; the port is the process's
+ * alone; a sites reload reaches every thread; /metrics counts every thread; SIGTERM stops them all.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { writeFile, mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
+import { type AriadneNode, startNode, traceTimePassed } from '../helpers/ariadneNode.js';
+import { buildSubmission, postJson } from '../helpers/client.js';
+import { freePort } from '../helpers/freePort.js';
+import { testKernel } from '../helpers/server.js';
+
+const BASE = { SIGNING_SECRET: randomBytes(32).toString('base64url'), POW_DIFFICULTY: '8', RATE_LIMIT_PER_MINUTE: '0', SCORING_MODE: 'off' };
+const CONNECTIONS = 50;
+
+/** POSTs (or GETs without a body) on a connection of its own, so the kernel spreads them over the threads. */
+function onNewConnection(url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const req = request(url, { method: data ? 'POST' : 'GET', agent: false, headers: data ? { 'content-type': 'application/json', ...headers } : headers }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode!, text }));
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+/** `count` answers of `url`, all sent at once, each on its own connection. */
+const burst = (count: number, url: string, body?: unknown, headers?: Record<string, string>) =>
+  Promise.all(Array.from({ length: count }, () => onNewConnection(url, body, headers)));
+
+/**
+ * The answers of `route` that each thread counted, by its `thread` label, from one scrape of
+ * GET /metrics (whichever thread takes it answers for all of them).
+ */
+async function answersByThread(node: AriadneNode, route: string): Promise<Map<string, number>> {
+  const text = (await onNewConnection(node.at('/metrics'))).text;
+  const byThread = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('ariadne_http_requests_total{') || !line.includes(`route="${route}"`)) continue;
+    const thread = /thread="(\d+)"/.exec(line)![1]!;
+    byThread.set(thread, (byThread.get(thread) ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1)));
+  }
+  return byThread;
+}
+
+describe('WORKERS=2: one port, one store', () => {
+  let node: AriadneNode;
+  beforeAll(async () => {
+    node = await startNode({ ...BASE, WORKERS: '2' });
+  });
+  afterAll(async () => {
+    expect(await node.stop()).toBe(0);
+    expect(node.output()).toContain('shutting down');
+  });
+
+  const challenge = async (): Promise<Challenge & Record<string, any>> => (await postJson(node.at('/challenge'), { site_key: 'site-a' })).body;
+
+  /** `count` valid /verify bodies, once the time their traces span has passed. */
+  async function submissions(count: number): Promise<{ body: Record<string, unknown>; sessionId: string }[]> {
+    const kernel = await testKernel();
+    const made = await Promise.all(
+      Array.from({ length: count }, async () => {
+        const ch = await challenge();
+        const sessionId = randomUUID();
+        return { ch, sessionId, body: buildSubmission(kernel, ch, { sessionId }) };
+      }),
+    );
+    for (const m of made) await traceTimePassed(m.ch, m.body);
+    return made;
+  }
+
+  it(`${CONNECTIONS} concurrent /verify of one challenge over ${CONNECTIONS} connections give exactly one token (10 challenges), both threads answering`, async () => {
+    for (const { body } of await submissions(10)) {
+      const answers = (await burst(CONNECTIONS, node.at('/verify'), body)).map((a) => ({ status: a.status, ...JSON.parse(a.text) }));
+      expect(answers.filter((a) => a.status === 200 && a.success === true)).toHaveLength(1);
+      expect(answers.filter((a) => a.error_code === 'challenge_not_found')).toHaveLength(CONNECTIONS - 1);
+    }
+    // Both threads answered some, and every request is counted once.
+    const byThread = await answersByThread(node, '/verify');
+    expect([...byThread.keys()].sort()).toEqual(['1', '2']);
+    for (const n of byThread.values()) expect(n).toBeGreaterThan(0);
+    expect([...byThread.values()].reduce((a, b) => a + b)).toBe(10 * CONNECTIONS);
+  });
+
+  it(`${CONNECTIONS} concurrent /siteverify of one token over ${CONNECTIONS} connections give exactly one success (10 tokens)`, async () => {
+    for (const { body, sessionId } of await submissions(10)) {
+      const minted = await postJson(node.at('/verify'), body);
+      expect(minted.body).toEqual({ success: true, token: expect.any(String) });
+      const answers = (await burst(CONNECTIONS, node.at('/siteverify'), { token: minted.body.token, session_id: sessionId })).map((a) => JSON.parse(a.text));
+      expect(answers.filter((a) => a.success === true)).toHaveLength(1);
+      expect(answers.filter((a) => a.error === 'token_already_used')).toHaveLength(CONNECTIONS - 1);
+    }
+  });
+
+  it('an idempotent /siteverify retry succeeds on either thread, another idempotency key does not', async () => {
+    const [made] = await submissions(1);
+    const minted = await postJson(node.at('/verify'), made!.body);
+    const redeem = { token: minted.body.token, session_id: made!.sessionId, idempotency_key: 'retry-1' };
+    const answers = (await burst(20, node.at('/siteverify'), redeem)).map((a) => JSON.parse(a.text));
+    expect(answers.filter((a) => a.success === true)).toHaveLength(20);
+    const other = JSON.parse((await onNewConnection(node.at('/siteverify'), { ...redeem, idempotency_key: 'retry-2' })).text);
+    expect(other).toMatchObject({ success: false, error: 'token_already_used' });
+  });
+});
+
+describe('WORKERS=2: rate limits', () => {
+  it('RATE_LIMIT_PER_MINUTE counts one client\'s requests on both threads together', async () => {
+    const node = await startNode({ ...BASE, WORKERS: '2', RATE_LIMIT_PER_MINUTE: '4' });
+    try {
+      // The window is the clock's minute: do not start right before it turns.
+      const intoMinute = Date.now() % 60_000;
+      if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 100));
+      const ch = (await postJson(node.at('/challenge'), { site_key: 'site-a' })).body;
+      const body = buildSubmission(await testKernel(), ch, { sessionId: randomUUID() });
+      await traceTimePassed(ch, body);
+      const statuses = (await burst(12, node.at('/verify'), body)).map((a) => a.status);
+      // Four within the limit (one token, three refusals of the used challenge), then 429s.
+      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(8);
+      // The limit held although both threads answered.
+      const byThread = await answersByThread(node, '/verify');
+      expect(byThread.size).toBe(2);
+      for (const n of byThread.values()) expect(n).toBeGreaterThan(0);
+    } finally {
+      expect(await node.stop()).toBe(0);
+    }
+  });
+});
+
+describe('WORKERS: the port is the process\'s alone', () => {
+  it.each([
+    ['2', '2'],
+    ['1', '2'],
+    ['2', '1'],
+  ])('with WORKERS=%s serving, a second process with WORKERS=%s on the same port exits 1 naming the port', async (first, second) => {
+    const port = String(await freePort());
+    const serving = await startNode({ ...BASE, WORKERS: first, PORT: port });
+    try {
+      await expect(startNode({ ...BASE, WORKERS: second, PORT: port })).rejects.toThrow(`could not listen on 127.0.0.1:${port}`);
+      // Still serving, alone.
+      expect((await postJson(serving.at('/challenge'), { site_key: 'site-a' })).status).toBe(200);
+    } finally {
+      expect(await serving.stop()).toBe(0);
+    }
+  });
+});
+
+describe('WORKERS=2: SIGHUP', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'ariadne-workers-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a sites reload reaches every thread before it is reported', async () => {
+    const file = path.join(dir, 'sites.json');
+    const site = (key: string) => ({ [key]: { hostnames: ['127.0.0.1'], secret: key.repeat(40).slice(0, 40) } });
+    await writeFile(file, JSON.stringify({ sites: site('local') }));
+    const node = await startNode({ ...BASE, WORKERS: '2', SITES_FILE: file });
+    try {
+      const codes = async (siteKey: string) => (await burst(20, node.at('/challenge'), { site_key: siteKey }, { origin: 'http://127.0.0.1' })).map((a) => JSON.parse(a.text).error_code ?? 'ok');
+      expect(new Set(await codes('blog'))).toEqual(new Set(['unknown_site_key']));
+      await writeFile(file, JSON.stringify({ sites: { ...site('local'), ...site('blog') } }));
+      node.child.kill('SIGHUP');
+      const end = Date.now() + 10_000;
+      while (!node.output().includes('sites reloaded') && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+      expect(node.output()).toContain('sites reloaded');
+      expect(new Set(await codes('blog'))).toEqual(new Set(['ok']));
+    } finally {
+      expect(await node.stop()).toBe(0);
+    }
+  });
+});
