@@ -10,6 +10,10 @@ import type { HumanTrace } from '../../bench/calibrate/humans.js';
 import { MAX_STRETCH, layOnMaze } from '../../bench/calibrate/layOnMaze.js';
 import { laidLength } from '../../bench/calibrate/mazePath.js';
 import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
+import { defaultTable } from '../../src/core/scoring/ScoringTable.js';
+import { TraceFingerprints } from '../../src/core/scoring/TraceFingerprints.js';
+import { scoreSubmission } from '../../src/core/scoring/scoreSubmission.js';
+import { MemoryStore } from '../../src/store/MemoryStore.js';
 import type { MazeParams, RawEvent } from '../../src/kernel/types.js';
 import { testKernel } from './server.js';
 
@@ -32,10 +36,25 @@ export async function replays(ch: Challenge, events: RawEvent[]): Promise<boolea
 }
 
 /**
+ * True when the default table scores `events` on `ch` at least its threshold, with no duplicate
+ * memory: about 1 held-out trace in 150 is not (calibrate measures that rate; tests that need an
+ * accepted person must not depend on which maze a run drew).
+ */
+async function scorerAccepts(ch: Challenge, events: RawEvent[]): Promise<boolean> {
+  const kernel = await testKernel();
+  const { score } = await scoreSubmission(
+    { kernel, fingerprints: new TraceFingerprints(new MemoryStore({ maxMarkers: 10, maxCounters: 10 })) },
+    { maze: mazeOf(ch), cellSize: ch.cell_size, events: kernel.packEvents(events), rawEvents: events },
+  );
+  return score >= defaultTable.threshold;
+}
+
+/**
  * The first held-out human trace as long as the laid solution of every challenge in `chs`
  * (within MAX_STRETCH, so the person's speed is kept) that, laid along each maze by the
  * calibration's mapping, is a valid solve (fast strokes that jump over a cell between two
- * events do not replay); its events on each maze, or undefined when no trace fits them all.
+ * events do not replay) which the scorer accepts; its events on each maze, or undefined when no
+ * trace fits them all.
  */
 export async function humanTraceFor(chs: Challenge[]): Promise<RawEvent[][] | undefined> {
   const kernel = await testKernel();
@@ -44,7 +63,8 @@ export async function humanTraceFor(chs: Challenge[]): Promise<RawEvent[][] | un
   for (const trace of heldOutTraces()) {
     if (!lengths.every((l) => Math.abs(l / trace.pathPx - 1) <= MAX_STRETCH)) continue;
     const events = mazes.map((m) => layOnMaze(trace, m));
-    if ((await Promise.all(events.map((e, i) => replays(chs[i]!, e)))).every(Boolean)) return events;
+    const valid = await Promise.all(events.map(async (e, i) => (await replays(chs[i]!, e)) && (await scorerAccepts(chs[i]!, e))));
+    if (valid.every(Boolean)) return events;
   }
   return undefined;
 }
