@@ -5,6 +5,7 @@ import type { CredentialStore } from '../store/credentials/CredentialStore.js';
 import type { ListStore, SharedStoreMemory } from '../store/shared/SharedMemoryStore.js';
 import { answerOverPort } from '../store/shared/answerOverPort.js';
 import { threadOfModule } from '../threadOfModule.js';
+import { YOUNG_GENERATION_MIB } from './youngGeneration.js';
 import { answerMetricsScrapes } from './answerMetricsScrapes.js';
 import { nextMessage } from './nextMessage.js';
 import { type Supervision, superviseThread } from './superviseThread.js';
@@ -94,6 +95,7 @@ export async function startServerThreads(opts: ServerThreadsOptions): Promise<Se
     };
     const worker = threadOfModule(import.meta.url, 'serverThread', {
       workerData: data,
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB },
       transferList: [lists, credentials].filter((p) => p !== undefined),
     });
     superviseThread(worker, `server thread ${i + 1} of ${opts.count}`, supervision);

@@ -5,7 +5,7 @@ const COORDINATE = 32;
 // Imported keys by their public_key text, least recently used first: importing costs about as
 // much as a verify, and a key is imported once however many texts it is checked over.
 const keys = new Map<string, KeyObject>();
-const MAX_KEYS = 4096;
+const MAX_KEYS = 1024; // about 1.4 KiB of native memory each
 
 /** A coordinate of fewer than 32 bytes, left-padded with zeros, as base64url. */
 const padded = (c: Buffer) => (c.length === COORDINATE ? c : Buffer.concat([Buffer.alloc(COORDINATE - c.length), c])).toString('base64url');
