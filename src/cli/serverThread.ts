@@ -5,7 +5,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { SiteRegistry } from '../core/sites/SiteRegistry.js';
 import type { CredentialStore } from '../store/credentials/CredentialStore.js';
-import { RedisStore } from '../store/redis/RedisStore.js';
 import { callOverPort } from '../store/shared/callOverPort.js';
 import { type ListStore, SharedMemoryStore } from '../store/shared/SharedMemoryStore.js';
 import type { Store } from '../store/Store.js';
@@ -18,7 +17,7 @@ const { config } = data;
 const log = createLogger(config.logLevel, process.stdout, data.terminal).child({ thread: data.thread });
 const store: Store = data.memory
   ? new SharedMemoryStore({ memory: data.memory.tables, lists: callOverPort<ListStore, (typeof LIST_METHODS)[number]>(data.memory.lists, LIST_METHODS) })
-  : await RedisStore.open(config.store.redis);
+  : await (await import('../store/redis/RedisStore.js')).RedisStore.open(config.store.redis);
 const credentials: CredentialStore | undefined = data.credentials && {
   ...callOverPort<CredentialStore, (typeof CREDENTIAL_METHODS)[number]>(data.credentials, CREDENTIAL_METHODS),
   // The owner thread closes the store itself.

@@ -1,9 +1,11 @@
-import { MessageChannel, type MessagePort, Worker, type WorkerOptions } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import type { SitesSnapshot } from '../core/sites/SiteRegistry.js';
 import type { CredentialStore } from '../store/credentials/CredentialStore.js';
 import type { ListStore, SharedStoreMemory } from '../store/shared/SharedMemoryStore.js';
 import { answerOverPort } from '../store/shared/answerOverPort.js';
+import { threadOfModule } from '../threadOfModule.js';
+import { YOUNG_GENERATION_MIB } from './youngGeneration.js';
 import { answerMetricsScrapes } from './answerMetricsScrapes.js';
 import { nextMessage } from './nextMessage.js';
 import { type Supervision, superviseThread } from './superviseThread.js';
@@ -63,16 +65,6 @@ export interface ServerThreads {
 export const LIST_METHODS = ['append', 'lists'] as const;
 export const CREDENTIAL_METHODS = ['add', 'listFor', 'get', 'advanceCounter'] as const;
 
-/**
- * A thread running serverThread beside this module. Run from the TypeScript sources (tests,
- * development under tsx), the thread registers tsx itself: loader flags do not reach threads.
- */
-function serverThread(options: WorkerOptions): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./serverThread.js', import.meta.url), options);
-  const entry = JSON.stringify(new URL('./serverThread.ts', import.meta.url).href);
-  return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${entry}); })`, { ...options, eval: true });
-}
-
 /** A port whose other end (returned, for a thread) calls `owner`'s `methods` on this thread. */
 function served(owner: object, methods: readonly string[]): MessagePort {
   const { port1, port2 } = new MessageChannel();
@@ -101,8 +93,9 @@ export async function startServerThreads(opts: ServerThreadsOptions): Promise<Se
       terminal: process.stdout.isTTY === true,
       thread: i + 1,
     };
-    const worker = serverThread({
+    const worker = threadOfModule(import.meta.url, 'serverThread', {
       workerData: data,
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB },
       transferList: [lists, credentials].filter((p) => p !== undefined),
     });
     superviseThread(worker, `server thread ${i + 1} of ${opts.count}`, supervision);

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { pino, type Logger } from 'pino';
 import uWS, { type HttpRequest, type HttpResponse, type TemplatedApp, type us_listen_socket } from 'uWebSockets.js';
 import type { Config } from '../config.js';
@@ -10,6 +11,8 @@ import { keyRing } from '../core/token/keys.js';
 import { SiteRegistry } from '../core/sites/SiteRegistry.js';
 import { defaultPolicy } from '../core/sites/SitePolicy.js';
 import { siteverifyCallerFinder } from '../core/siteverifyCaller.js';
+import type { SignatureVerifier } from '../core/verify/SignatureVerifier.js';
+import { signatureVerifierFor } from '../core/verify/signatureVerifierFor.js';
 import { loadKernel } from '../kernel/index.js';
 import type { Kernel } from '../kernel/types.js';
 import { DEFAULT_MAX_COUNTERS, DEFAULT_MAX_MARKERS, MemoryStore } from '../store/MemoryStore.js';
@@ -49,6 +52,8 @@ export interface ServerOptions {
    * the passkey settings of `passkeys`). Replace its contents to reload.
    */
   sites?: SiteRegistry;
+  /** Where /verify's ECDSA checks run. Default: signatureVerifierFor(WORKERS, the cores available). */
+  signatures?: SignatureVerifier;
   /** Clock in epoch ms (tests inject one). */
   now?: () => number;
   /** Default: silent. */
@@ -108,6 +113,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
     sites,
     kernel: opts.kernel ?? (await loadKernel()),
     store,
+    signatures: opts.signatures ?? signatureVerifierFor(config.workers, availableParallelism()),
     ring,
     challengeKeys: challengeKeys(ring.all.map((k) => k.value)),
     passkeys: opts.passkeys,

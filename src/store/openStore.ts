@@ -4,8 +4,6 @@ import { DEFAULT_MAX_COUNTERS, DEFAULT_MAX_MARKERS, MemoryStore } from './Memory
 import type { Store } from './Store.js';
 import type { CredentialStore } from './credentials/CredentialStore.js';
 import { openFileCredentialStore } from './credentials/FileCredentialStore.js';
-import { RedisCredentialStore } from './credentials/RedisCredentialStore.js';
-import { RedisStore } from './redis/RedisStore.js';
 import { type ListStore, SharedMemoryStore, type SharedStoreMemory } from './shared/SharedMemoryStore.js';
 
 export interface OpenedStores {
@@ -32,6 +30,7 @@ export async function openStore(config: Config, log: Logger, opts: { passkeys: b
   let store: Store;
   let shared: OpenedStores['shared'];
   if (storeConfig.kind === 'redis') {
+    const { RedisStore } = await import('./redis/RedisStore.js'); // ioredis, loaded only when used: ~10 MiB of heap
     const redis = await RedisStore.open(storeConfig.redis);
     const health = await redis.health();
     if (!health.ok) log.error({ detail: health.detail }, 'Redis store not usable yet: /verify, /probe/* and /siteverify answer 503 until it is');
@@ -47,6 +46,7 @@ export async function openStore(config: Config, log: Logger, opts: { passkeys: b
 
   let credentials: CredentialStore | undefined;
   if (opts.passkeys && storeConfig.credentials === 'redis') {
+    const { RedisCredentialStore } = await import('./credentials/RedisCredentialStore.js');
     const opened = await RedisCredentialStore.open(storeConfig.redis);
     if (opened.durable === false) {
       log.warn('Redis has appendonly off: passkey credentials are lost when Redis restarts. Set appendonly yes and appendfsync always.');

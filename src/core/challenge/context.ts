@@ -4,6 +4,7 @@ import type { Kernel } from '../../kernel/types.js';
 import type { Store } from '../../store/Store.js';
 import type { CredentialStore } from '../../store/credentials/CredentialStore.js';
 import type { SiteRegistry } from '../sites/SiteRegistry.js';
+import type { SignatureVerifier } from '../verify/SignatureVerifier.js';
 import type { TraceFingerprints } from '../scoring/TraceFingerprints.js';
 import type { KeyRing } from '../token/keys.js';
 import type { WebAuthnConfig } from '../webauthn/WebAuthnConfig.js';
@@ -24,6 +25,8 @@ export interface CoreContext {
   sites: SiteRegistry;
   kernel: Kernel;
   store: Store;
+  /** Where /verify's ECDSA checks run (signatureVerifierFor). */
+  signatures: SignatureVerifier;
   /** Signing keys of tokens, tickets and completion tokens. */
   ring: KeyRing;
   /** Challenge-id keys, current first (see challengeKeys.ts). */

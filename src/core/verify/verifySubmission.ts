@@ -121,7 +121,7 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
     yield `${prefix}:${eventsDigest(input.events)}`;
     yield prefix;
   })();
-  if (!(await checkSignature(input.public_key, input.signature, texts))) return fail('invalid_signature');
+  if (!(await checkSignature(ctx.signatures, input.public_key, input.signature, texts))) return fail('invalid_signature');
 
   const webauthn = await checkWebAuthn({
     passkeys,

@@ -1,5 +1,4 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { generateRegistrationOptions } from '@simplewebauthn/server';
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
 import type { CredentialStore } from '../../store/credentials/CredentialStore.js';
 import type { KeyRing } from '../token/keys.js';
@@ -45,6 +44,8 @@ export async function createRegistrationOptions(
   }
 
   const challenge = randomBytes(32);
+  // Loaded on first use: with passkeys off the library never takes memory.
+  const { generateRegistrationOptions } = await import('@simplewebauthn/server');
   const options = await generateRegistrationOptions({
     rpName: config.rpName,
     rpID: config.rpId,

@@ -1,4 +1,3 @@
-import { verifyAuthenticationResponse } from '@simplewebauthn/server';
 import type { CredentialStore } from '../../store/credentials/CredentialStore.js';
 import { ceremonyExpectations } from './helpers/ceremonyExpectations.js';
 import { readAssertionResponse } from './readCredentialResponse.js';
@@ -42,6 +41,8 @@ export async function verifyAssertion(
 
   let newCounter: number;
   try {
+    // Loaded on first use: with passkeys off the library never takes memory.
+    const { verifyAuthenticationResponse } = await import('@simplewebauthn/server');
     const verdict = await verifyAuthenticationResponse({
       ...ceremonyExpectations(config, input.expectedChallenge),
       response: read.value,

@@ -1,10 +1,7 @@
-import { verifyRegistrationResponse } from '@simplewebauthn/server';
-import { cose, decodeCredentialPublicKey } from '@simplewebauthn/server/helpers';
 import type { Store } from '../../store/Store.js';
 import type { CredentialStore, StoredCredential } from '../../store/credentials/CredentialStore.js';
 import type { KeyRing } from '../token/keys.js';
 import { readToken } from '../token/readToken.js';
-import { credentialKeyFault } from './credentialKeyFault.js';
 import { ceremonyExpectations } from './helpers/ceremonyExpectations.js';
 import { readRegistrationResponse } from './readCredentialResponse.js';
 import { reject } from './rejection.js';
@@ -54,6 +51,12 @@ export async function verifyRegistration(
   let info;
   let alg: unknown;
   try {
+    // Loaded on first use: with passkeys off the library and its dependencies never take memory.
+    const [{ verifyRegistrationResponse }, { cose, decodeCredentialPublicKey }, { credentialKeyFault }] = await Promise.all([
+      import('@simplewebauthn/server'),
+      import('@simplewebauthn/server/helpers'),
+      import('./credentialKeyFault.js'),
+    ]);
     const verdict = await verifyRegistrationResponse({
       ...ceremonyExpectations(config, session.challenge),
       response: read.value,

@@ -1,6 +1,8 @@
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { checkSignature } from '../../../src/core/verify/checkSignature.js';
+import { inlineSignatureVerifier } from '../../../src/core/verify/inlineSignatureVerifier.js';
+import { signatureWorker } from '../../../src/core/verify/signatureWorker.js';
 import { eventsDigest } from '../../../src/core/verify/eventsDigest.js';
 
 function keyPair() {
@@ -12,23 +14,26 @@ function keyPair() {
 const signText = (k: ReturnType<typeof keyPair>, text: string) =>
   sign('sha256', Buffer.from(text), { key: k.privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64');
 
-describe('checkSignature', () => {
+describe.each([
+  ['inline', inlineSignatureVerifier],
+  ['on the signature worker', signatureWorker],
+])('checkSignature %s', (_, verifier) => {
   it('accepts a signature over any of the texts, tried in order', async () => {
     const k = keyPair();
-    expect(await checkSignature(k.encoded, signText(k, 'one'), ['one', 'two'])).toBe(true);
-    expect(await checkSignature(k.encoded, signText(k, 'two'), ['one', 'two'])).toBe(true);
-    expect(await checkSignature(k.encoded, signText(k, 'three'), ['one', 'two'])).toBe(false);
+    expect(await checkSignature(verifier, k.encoded, signText(k, 'one'), ['one', 'two'])).toBe(true);
+    expect(await checkSignature(verifier, k.encoded, signText(k, 'two'), ['one', 'two'])).toBe(true);
+    expect(await checkSignature(verifier, k.encoded, signText(k, 'three'), ['one', 'two'])).toBe(false);
   });
 
   it('refuses DER signatures, other keys, other curves and garbage', async () => {
     const k = keyPair();
     const der = sign('sha256', Buffer.from('one'), k.privateKey).toString('base64');
-    expect(await checkSignature(k.encoded, der, ['one'])).toBe(false);
-    expect(await checkSignature(keyPair().encoded, signText(k, 'one'), ['one'])).toBe(false);
+    expect(await checkSignature(verifier, k.encoded, der, ['one'])).toBe(false);
+    expect(await checkSignature(verifier, keyPair().encoded, signText(k, 'one'), ['one'])).toBe(false);
     const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey.export({ format: 'jwk' });
-    expect(await checkSignature(Buffer.from(JSON.stringify(p384)).toString('base64'), signText(k, 'one'), ['one'])).toBe(false);
-    expect(await checkSignature('!!!', signText(k, 'one'), ['one'])).toBe(false);
-    expect(await checkSignature(Buffer.from('null').toString('base64'), signText(k, 'one'), ['one'])).toBe(false);
+    expect(await checkSignature(verifier, Buffer.from(JSON.stringify(p384)).toString('base64'), signText(k, 'one'), ['one'])).toBe(false);
+    expect(await checkSignature(verifier, '!!!', signText(k, 'one'), ['one'])).toBe(false);
+    expect(await checkSignature(verifier, Buffer.from('null').toString('base64'), signText(k, 'one'), ['one'])).toBe(false);
   });
 
   it('refuses a point off the curve and coordinates longer than 32 bytes, accepts short ones padded', async () => {
@@ -37,15 +42,15 @@ describe('checkSignature', () => {
     const encode = (o: object) => Buffer.from(JSON.stringify({ kty: 'EC', crv: 'P-256', ...o })).toString('base64');
     const y = Buffer.from(jwk.y, 'base64url');
     y[31]! ^= 1;
-    expect(await checkSignature(encode({ x: jwk.x, y: y.toString('base64url') }), signText(k, 'one'), ['one'])).toBe(false);
+    expect(await checkSignature(verifier, encode({ x: jwk.x, y: y.toString('base64url') }), signText(k, 'one'), ['one'])).toBe(false);
     const long = Buffer.concat([Buffer.alloc(1), Buffer.from(jwk.x, 'base64url')]).toString('base64url');
-    expect(await checkSignature(encode({ x: long, y: jwk.y }), signText(k, 'one'), ['one'])).toBe(false);
+    expect(await checkSignature(verifier, encode({ x: long, y: jwk.y }), signText(k, 'one'), ['one'])).toBe(false);
     // A key whose x starts with a zero byte, written without it, is the same key.
     let z = keyPair();
     for (let i = 0; i < 5000 && Buffer.from(JSON.parse(Buffer.from(z.encoded, 'base64').toString()).x, 'base64url')[0] !== 0; i++) z = keyPair();
     const zj = JSON.parse(Buffer.from(z.encoded, 'base64').toString()) as { x: string; y: string };
     const short = Buffer.from(zj.x, 'base64url').subarray(1).toString('base64url');
-    expect(await checkSignature(encode({ x: short, y: zj.y }), signText(z, 'one'), ['one'])).toBe(true);
+    expect(await checkSignature(verifier, encode({ x: short, y: zj.y }), signText(z, 'one'), ['one'])).toBe(true);
   });
 
   it('does not compute later texts once one verifies', async () => {
@@ -57,7 +62,7 @@ describe('checkSignature', () => {
       produced++;
       yield 'two';
     }
-    expect(await checkSignature(k.encoded, signText(k, 'one'), texts())).toBe(true);
+    expect(await checkSignature(verifier, k.encoded, signText(k, 'one'), texts())).toBe(true);
     expect(produced).toBe(1);
   });
 });
