@@ -98,9 +98,11 @@ export async function siteverify(
 }
 
 /** `reasons` when the claim names any code this server knows. */
-function reasonsField(rsn: number[] | undefined): { reasons?: ReasonCode[] } {
-  const reasons = rsn === undefined ? [] : reasonsOfClaim(rsn);
-  return reasons.length > 0 ? { reasons } : {};
+function reasonsField(rsn: number[] | undefined): { reasons?: ReasonCode[] } | undefined {
+  // Most tokens carry none: nothing is built for them.
+  if (rsn === undefined) return undefined;
+  const reasons = reasonsOfClaim(rsn);
+  return reasons.length > 0 ? { reasons } : undefined;
 }
 
 /** The fixed verdict of a test secret, whatever the token. */
