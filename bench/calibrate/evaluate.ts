@@ -101,14 +101,16 @@ export interface HumanRates {
   sources: Record<string, { replay: Rate; endToEnd: Rate }>;
 }
 
+/** Share of `xs` that `ok` accepts, macro-averaged over users (bootstrap CIs). */
+export function byUser(xs: readonly Scored[], ok: (s: Scored) => boolean): Rate {
+  const perUser = new Map<string, boolean[]>();
+  for (const s of xs) perUser.set(s.sample.user, [...(perUser.get(s.sample.user) ?? []), ok(s)]);
+  return macroRate(perUser);
+}
+
 /** Acceptance of the human traces among `scored`, macro-averaged over users (bootstrap CIs). */
 export function humanRates(scored: readonly Scored[], threshold: number): HumanRates {
   const humans = scored.filter((x) => x.sample.kind === 'human');
-  const byUser = (xs: readonly Scored[], ok: (s: Scored) => boolean) => {
-    const perUser = new Map<string, boolean[]>();
-    for (const s of xs) perUser.set(s.sample.user, [...(perUser.get(s.sample.user) ?? []), ok(s)]);
-    return macroRate(perUser);
-  };
   const sources: HumanRates['sources'] = {};
   for (const source of new Set(humans.map((h) => h.sample.source ?? ''))) {
     const xs = humans.filter((h) => (h.sample.source ?? '') === source);

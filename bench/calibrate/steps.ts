@@ -36,13 +36,14 @@ export function skipsCells(kernel: Kernel, sample: Sample): boolean {
     if (e.type !== 'move' && e.type !== 'down') continue;
     const c = kernel.mapEvent(maze, CELL, e.x, e.y, e.type)?.cell;
     if (!c) continue;
-    if (last && !(c.x === last.x && c.y === last.y) && !open(maze, last, c)) return true;
+    if (last && !(c.x === last.x && c.y === last.y) && !openNeighbours(maze, last, c)) return true;
     last = c;
   }
   return false;
 }
 
-function open(maze: Maze, a: Cell, b: Cell): boolean {
+/** True when cells a and b are orthogonal neighbours with no wall between them. */
+export function openNeighbours(maze: Maze, a: Cell, b: Cell): boolean {
   const dx = b.x - a.x, dy = b.y - a.y;
   if (Math.abs(dx) + Math.abs(dy) !== 1) return false;
   const wall = dx === 1 ? WALL_E : dx === -1 ? WALL_W : dy === 1 ? WALL_S : WALL_N;
