@@ -1,4 +1,6 @@
+import { packEvents } from '../../kernel/packEvents.js';
 import type { MazeParams, PackedEvents, RawEvent } from '../../kernel/types.js';
+import { dispatchedEvents } from './dispatchedEvents.js';
 import type { FeatureSource } from './FeatureSource.js';
 import { defaultTable, type InputType, type ScoringTable } from './ScoringTable.js';
 import type { TraceFingerprints } from './TraceFingerprints.js';
@@ -19,6 +21,7 @@ export interface ScoreInput {
   maze: MazeParams;
   /** The cell size of the canvas the path replay walked (the issued one or the deployed widget's). */
   cellSize: number;
+  /** `rawEvents` packed (path replay's input), reused when no event was coalesced. */
   events: PackedEvents;
   rawEvents: readonly RawEvent[];
   /** Server-measured probe reaction times (arm to complete), ms. */
@@ -37,18 +40,20 @@ export interface ScoreResult {
 }
 
 /**
- * Scores how human a submission's motion is: kernel features of the events (and for a keyboard
- * solve the keyboard features of its keystrokes over the maze), weighed by the table of the
- * inferred input type, lowered by implausibly fast probe reactions. A near-copy of a recently
+ * Scores how human a submission's motion is: kernel features of the events the page dispatched
+ * (coalesced reports set aside: dispatchedEvents), and for a keyboard solve the keyboard features
+ * of its keystrokes over the maze, weighed by the table of the inferred input type, lowered by implausibly fast probe reactions. A near-copy of a recently
  * accepted trace scores 0; a trace scoring at least the threshold is remembered, one scoring
  * below it is explained by reason codes.
  */
 export async function scoreSubmission(deps: ScoreDeps, input: ScoreInput): Promise<ScoreResult> {
   const table = deps.table ?? defaultTable;
   const threshold = input.threshold ?? table.threshold;
-  const inputType = inferInputType(input.rawEvents);
-  const { values, shape } = deps.kernel.features(input.maze, input.events, input.cellSize);
-  const keyboard = inputType === 'keyboard' ? measureKeyboard(readKeystrokes(deps.kernel.generateMaze(input.maze), input.rawEvents)) : undefined;
+  const events = dispatchedEvents(input.rawEvents);
+  const packed = events === input.rawEvents ? input.events : packEvents(events);
+  const inputType = inferInputType(events);
+  const { values, shape } = deps.kernel.features(input.maze, packed, input.cellSize);
+  const keyboard = inputType === 'keyboard' ? measureKeyboard(readKeystrokes(deps.kernel.generateMaze(input.maze), events)) : undefined;
   const duplicate = await deps.fingerprints.has(shape);
   const model = table.types[inputType];
   const terms = termContributions(model, { kernel: values, keyboard });

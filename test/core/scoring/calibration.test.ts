@@ -12,6 +12,12 @@ import { MAX_STRETCH, stretchOf } from '../../../bench/calibrate/layOnMaze.js';
 import type { CalibrationKernel, Sample } from '../../../bench/calibrate/samples.js';
 import { pct } from '../../../bench/calibrate/stats.js';
 import { kernelWithFeatures } from './kernelWithFeatures.js';
+import { CELL } from '../../../bench/calibrate/mazePath.js';
+import { TraceFingerprints } from '../../../src/core/scoring/TraceFingerprints.js';
+import { scoreSubmission } from '../../../src/core/scoring/scoreSubmission.js';
+import { packEvents, type RawEvent } from '../../../src/kernel/index.js';
+import { MemoryStore } from '../../../src/store/MemoryStore.js';
+import { coalescedReports } from '../../helpers/coalescedReports.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const dataFile = path.resolve(repoRoot, '../shared/data/human-dev.jsonl');
@@ -64,6 +70,24 @@ describe.skipIf(!present)('acceptance at the default threshold (held-out users, 
     expect(native.scorer.rate).toBeGreaterThanOrEqual(0.96);
     expect(throttle33.scorer.rate).toBeGreaterThanOrEqual(0.96);
     expect(native.duplicates / data.humans.native.length).toBeLessThanOrEqual(0.01);
+  });
+
+  it("scores a person's trace sent as a 125 Hz device's coalesced reports (Ariadne's widget) as the trace itself", async () => {
+    const scoreOf = async (sample: Sample, events: RawEvent[]) => {
+      const fingerprints = new TraceFingerprints(new MemoryStore({ maxMarkers: 1, maxCounters: 1 }));
+      const input = { maze: sample.maze, cellSize: CELL, events: packEvents(events), rawEvents: events };
+      return (await scoreSubmission({ kernel, fingerprints }, input)).score;
+    };
+    let featuresDiffer = 0;
+    for (const sample of data.humans.native.slice(0, 40)) {
+      const sent = coalescedReports(sample.events, 8);
+      expect(await scoreOf(sample, sent)).toBe(await scoreOf(sample, sample.events));
+      const raw = kernel.features(sample.maze, packEvents(sent), CELL).values;
+      const own = kernel.features(sample.maze, packEvents(sample.events), CELL).values;
+      if (raw.some((v, i) => Math.abs(v - own[i]!) > 1e-9)) featuresDiffer++;
+    }
+    // Read whole, the reports would move the features: what the dispatched view sets aside.
+    expect(featuresDiffer).toBeGreaterThanOrEqual(35);
   });
 
   it('rejects every scripted family, by the scorer and end to end, with a margin', () => {
