@@ -42,7 +42,7 @@ export interface Config {
   cellSize: number;
   challengeTtlMs: number;
   probeProbability: number;
-  /** SCORING_MODE, SCORING_TABLE and SCORE_THRESHOLD (default: the scoring table's calibrated threshold). */
+  /** SCORING_MODE, SCORING_KEYBOARD_MODE, SCORING_TABLE and SCORE_THRESHOLD (default: the scoring table's calibrated threshold). */
   scoring: ScoringConfig;
   /** WEBAUTHN_MODE, WEBAUTHN_RP_ID, WEBAUTHN_ORIGIN, WEBAUTHN_RP_NAME. */
   webauthn: WebAuthnConfig;
@@ -273,6 +273,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     if (config.rateLimitPerMinute === 0) warnings.push('RATE_LIMIT_PER_MINUTE=0: rate limiting is off.');
     if (production && config.testKeys) warnings.push('TEST_KEYS=on with NODE_ENV=production: the test site keys and secrets answer.');
     if (config.scoring.mode === 'off') warnings.push('SCORING_MODE=off: /verify does not score how human the motion looks.');
+    if (config.scoring.keyboardMode === 'off') warnings.push('SCORING_KEYBOARD_MODE=off: /verify does not score keyboard solves.');
     return { ok: true, config, warnings };
   } catch (e) {
     if (e instanceof ConfigError) return { ok: false, error: `Invalid configuration: ${e.message}` };

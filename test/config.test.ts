@@ -166,6 +166,9 @@ describe('loadConfig', () => {
     const off = loadConfig({ SIGNING_SECRET: SECRET, SCORING_MODE: 'off' });
     expect(off.ok && off.config.scoring).toEqual({ mode: 'off', threshold: defaultTable.threshold, table: 'v2' });
     expect(off.ok && off.warnings).toEqual([expect.stringContaining('SCORING_MODE=off')]);
+    const keysOff = loadConfig({ SIGNING_SECRET: SECRET, SCORING_KEYBOARD_MODE: 'off' });
+    expect(keysOff.ok && keysOff.config.scoring).toEqual({ mode: 'enforce', keyboardMode: 'off', threshold: defaultTable.threshold, table: 'v2' });
+    expect(keysOff.ok && keysOff.warnings).toEqual([expect.stringContaining('SCORING_KEYBOARD_MODE=off')]);
   });
 
   it('DATA_DIR falls back to ./data when empty', () => {

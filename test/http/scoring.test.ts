@@ -291,6 +291,58 @@ describe('SCORING_MODE=shadow', () => {
   });
 });
 
+describe('SCORING_KEYBOARD_MODE apart from SCORING_MODE', () => {
+  /** The first of seeds 1-3 of an independent-gap script at the keys that the scorer refuses. */
+  async function refusedScriptAtKeys(ch: Challenge): Promise<RawEvent[]> {
+    for (let seed = 1; seed <= 3; seed++) {
+      const events = await keyboardSolve(ch, seed);
+      if ((await offlineScore(ch, events)) < threshold) return events;
+    }
+    throw new Error('every seed scored as a person');
+  }
+
+  it('keyboard shadow, pointer enforced: a low keyboard solve gets its score and reasons, a scripted mover is still rejected', async () => {
+    const server = await startTestServer({ scoring: { ...ENFORCED, keyboardMode: 'shadow' } });
+    try {
+      const ch = await challenge(server);
+      const events = await refusedScriptAtKeys(ch);
+      const r = await verify(server, ch, events);
+      expect(r.body.success).toBe(true);
+      expect(r.siteverify).toMatchObject({ success: true, score: await offlineScore(ch, events), input_type: 'keyboard' });
+      expect((r.siteverify as { reasons: string[] }).reasons.length).toBeGreaterThanOrEqual(1);
+      const mover = await challenge(server);
+      expect(await verify(server, mover, await botFor(mover, 'linear'))).toEqual(rejected('behavioral_rejected'));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keyboard enforced, pointer shadow: the keyboard script is rejected, a scripted mover passes with its low score', async () => {
+    const server = await startTestServer({ scoring: { ...ENFORCED, mode: 'shadow', keyboardMode: 'enforce' } });
+    try {
+      const ch = await challenge(server);
+      expect(await verify(server, ch, await refusedScriptAtKeys(ch))).toEqual(rejected('behavioral_rejected'));
+      const mover = await challenge(server);
+      const events = await botFor(mover, 'linear');
+      const r = await verify(server, mover, events);
+      expect(r.siteverify).toMatchObject({ success: true, score: await offlineScore(mover, events), input_type: 'mouse' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keyboard off, pointer enforced: a keyboard solve is not scored (the token carries 1)', async () => {
+    const server = await startTestServer({ scoring: { ...ENFORCED, keyboardMode: 'off' } });
+    try {
+      const ch = await challenge(server);
+      const r = await verify(server, ch, await refusedScriptAtKeys(ch));
+      expect(r.siteverify).toMatchObject({ success: true, score: UNSCORED, input_type: 'keyboard' });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('SCORING_MODE=off', () => {
   it('accepts a scripted mover without scoring; the token carries 1', async () => {
     const server = await startTestServer({ scoring: { ...ENFORCED, mode: 'off' } });

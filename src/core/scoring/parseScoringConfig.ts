@@ -5,6 +5,13 @@ export type ScoringMode = 'enforce' | 'shadow' | 'off';
 
 export interface ScoringConfig {
   mode: ScoringMode;
+  /**
+   * The mode for solves scored as keyboard ones (SCORING_KEYBOARD_MODE); absent: `mode`. The
+   * keyboard model rests on a model of people, not on data: `shadow` here lets keyboard users
+   * through while pointer solves stay enforced, and the token's input type and score still let
+   * the site decide.
+   */
+  keyboardMode?: ScoringMode;
   threshold: number;
   /** The scoring table's version (SCORING_TABLE). */
   table: TableVersion;
@@ -13,15 +20,13 @@ export interface ScoringConfig {
 export const DEFAULT_TABLE: TableVersion = 'v2';
 
 /**
- * SCORING_MODE (default enforce), SCORING_TABLE (default v2) and SCORE_THRESHOLD (default: the
- * calibrated threshold of that table), from the environment. Throws an Error naming the
- * variable for a bad value.
+ * SCORING_MODE (default enforce), SCORING_KEYBOARD_MODE (default: SCORING_MODE), SCORING_TABLE
+ * (default v2) and SCORE_THRESHOLD (default: the calibrated threshold of that table), from the
+ * environment. Throws an Error naming the variable for a bad value.
  */
 export function parseScoringConfig(env: Readonly<Record<string, string | undefined>>): ScoringConfig {
-  const modeText = env.SCORING_MODE?.trim() || 'enforce';
-  if (modeText !== 'enforce' && modeText !== 'shadow' && modeText !== 'off') {
-    throw new Error(`SCORING_MODE must be enforce, shadow or off, not ${JSON.stringify(modeText)}`);
-  }
+  const mode = scoringMode(env, 'SCORING_MODE') ?? 'enforce';
+  const keyboardMode = scoringMode(env, 'SCORING_KEYBOARD_MODE');
   const tableText = env.SCORING_TABLE?.trim() || DEFAULT_TABLE;
   if (!Object.hasOwn(scoringTables, tableText)) {
     throw new Error(`SCORING_TABLE must be ${Object.keys(scoringTables).join(' or ')}, not ${JSON.stringify(tableText)}`);
@@ -32,5 +37,12 @@ export function parseScoringConfig(env: Readonly<Record<string, string | undefin
   if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
     throw new Error(`SCORE_THRESHOLD must be a number in [0, 1], not ${JSON.stringify(thresholdText)}`);
   }
-  return { mode: modeText, threshold, table };
+  return { mode, ...(keyboardMode === undefined ? {} : { keyboardMode }), threshold, table };
+}
+
+function scoringMode(env: Readonly<Record<string, string | undefined>>, name: string): ScoringMode | undefined {
+  const text = env[name]?.trim();
+  if (!text) return undefined;
+  if (text !== 'enforce' && text !== 'shadow' && text !== 'off') throw new Error(`${name} must be enforce, shadow or off, not ${JSON.stringify(text)}`);
+  return text;
 }

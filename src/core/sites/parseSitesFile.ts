@@ -72,6 +72,8 @@ function resolvePolicy(p: PolicyInFile, fallback: SitePolicy, at: (field: string
       return undefined;
     }
   }
+  // A site that sets its mode sets its keyboard solves' too, unless it names keyboard_mode.
+  const keyboardMode = p.scoring?.keyboard_mode ?? (p.scoring?.mode === undefined ? fallback.scoring.keyboardMode : undefined);
   return {
     pow: { difficulty, maxDifficulty, freePerMinute: p.pow?.free_per_minute ?? fallback.pow.freePerMinute },
     maze: {
@@ -83,6 +85,7 @@ function resolvePolicy(p: PolicyInFile, fallback: SitePolicy, at: (field: string
     webauthn,
     scoring: {
       mode: p.scoring?.mode ?? fallback.scoring.mode,
+      ...(keyboardMode === undefined ? {} : { keyboardMode }),
       threshold: p.scoring?.threshold ?? fallback.scoring.threshold,
       table: fallback.scoring.table,
     },

@@ -61,6 +61,11 @@ export const PolicySchema = closed(
       closed(
         {
           mode: opt(Type.Union([Type.Literal('enforce'), Type.Literal('shadow'), Type.Literal('off')])),
+          keyboard_mode: opt(
+            Type.Union([Type.Literal('enforce'), Type.Literal('shadow'), Type.Literal('off')], {
+              description: 'The mode for keyboard solves (default: this site\'s mode when given, else SCORING_KEYBOARD_MODE)',
+            }),
+          ),
           threshold: opt(fraction('Lowest accepted score')),
         },
         'Behavioural scoring',

@@ -27,7 +27,8 @@ export type ScoreCheck = { ok: true; score: number; reasons: ReasonCode[] } | { 
 export const UNSCORED = 1;
 
 /**
- * The scoring step of /verify, by the site's scoring mode (SCORING_MODE without a sites file):
+ * The scoring step of /verify, by the site's scoring mode (SCORING_MODE without a sites file), or
+ * for a solve scored as a keyboard one its keyboard mode (SCORING_KEYBOARD_MODE; default the same):
  * - off: no scoring; the token's score is UNSCORED (1);
  * - shadow: scores and logs (site key, score, input type, duplicate, reason codes), never
  *   rejects; the token carries the measured score (0 for a duplicate) and, below the threshold,
@@ -36,8 +37,9 @@ export const UNSCORED = 1;
  *   the threshold is behavioral_rejected; otherwise the token carries the measured score.
  */
 export async function checkScore(ctx: CoreContext, input: ScoreCheckInput): Promise<ScoreCheck> {
-  const { mode, threshold } = input.scoring;
-  if (mode === 'off') return { ok: true, score: UNSCORED, reasons: [] };
+  const { mode: pointerMode, keyboardMode = pointerMode, threshold } = input.scoring;
+  const unscored: ScoreCheck = { ok: true, score: UNSCORED, reasons: [] };
+  if (pointerMode === 'off' && keyboardMode === 'off') return unscored;
   const r = await scoreSubmission(
     { kernel: ctx.kernel, table: scoringTables[input.scoring.table], fingerprints: ctx.fingerprints },
     {
@@ -49,6 +51,8 @@ export async function checkScore(ctx: CoreContext, input: ScoreCheckInput): Prom
       threshold,
     },
   );
+  const mode = r.inputType === 'keyboard' ? keyboardMode : pointerMode;
+  if (mode === 'off') return unscored;
   if (mode === 'shadow') {
     ctx.log.info(
       { site_key: input.siteKey, score: r.score, input_type: r.inputType, duplicate: r.duplicate, below_threshold: r.score < threshold, reasons: r.reasons },

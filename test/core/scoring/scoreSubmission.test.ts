@@ -201,6 +201,12 @@ describe('parseScoringConfig', () => {
     expect(parseScoringConfig({ SCORING_TABLE: 'v1' })).toEqual({ mode: 'enforce', threshold: scoringTables.v1.threshold, table: 'v1' });
     expect(parseScoringConfig({ SCORING_TABLE: ' v1 ', SCORE_THRESHOLD: '0.7' })).toEqual({ mode: 'enforce', threshold: 0.7, table: 'v1' });
   });
+  it('reads SCORING_KEYBOARD_MODE, the mode of keyboard solves, absent unless set (then SCORING_MODE applies)', () => {
+    expect(parseScoringConfig({})).not.toHaveProperty('keyboardMode');
+    expect(parseScoringConfig({ SCORING_KEYBOARD_MODE: ' shadow ' })).toEqual({ mode: 'enforce', keyboardMode: 'shadow', threshold: scoringTables.v2.threshold, table: 'v2' });
+    expect(parseScoringConfig({ SCORING_MODE: 'shadow', SCORING_KEYBOARD_MODE: 'enforce' })).toMatchObject({ mode: 'shadow', keyboardMode: 'enforce' });
+    expect(() => parseScoringConfig({ SCORING_KEYBOARD_MODE: 'lenient' })).toThrow(/SCORING_KEYBOARD_MODE/);
+  });
   it('refuses bad values by name', () => {
     expect(() => parseScoringConfig({ SCORING_TABLE: 'v3' })).toThrow(/SCORING_TABLE/);
     expect(() => parseScoringConfig({ SCORING_TABLE: 'toString' })).toThrow(/SCORING_TABLE/);

@@ -53,6 +53,28 @@ describe('parseSitesFile', () => {
     expect(errorsOf(file).join('\n')).toContain(message);
   });
 
+  it("reads a site's keyboard_mode; a site that sets its mode sets its keyboard solves' too; otherwise SCORING_KEYBOARD_MODE", () => {
+    const server = defaultConfig({ scoring: { ...config.scoring, keyboardMode: 'shadow' } });
+    const r = parseSitesFile(
+      JSON.stringify({
+        sites: {
+          own: site({ policy: { scoring: { mode: 'enforce', keyboard_mode: 'off' } } }),
+          strict: site({ secret: `${SECRET}-strict`, policy: { scoring: { mode: 'enforce' } } }),
+          plain: site({ secret: `${SECRET}-plain` }),
+        },
+      }),
+      server,
+      'sites.json',
+    );
+    if (!r.ok) throw new Error(r.errors.join('\n'));
+    const [own, strict, plain] = r.snapshot.sites!;
+    expect(own!.policy.scoring).toMatchObject({ mode: 'enforce', keyboardMode: 'off' });
+    expect(strict!.policy.scoring.mode).toBe('enforce');
+    expect(strict!.policy.scoring).not.toHaveProperty('keyboardMode');
+    expect(plain!.policy.scoring).toMatchObject({ mode: 'enforce', keyboardMode: 'shadow' });
+    expect(errorsOf({ sites: { shop: site({ policy: { scoring: { keyboard_mode: 'lenient' } } }) } }).join('\n')).toContain('site "shop": policy.scoring.keyboard_mode');
+  });
+
   it('refuses one secret shared by two sites, naming both', () => {
     expect(errorsOf({ sites: { a: site(), b: site() } })).toEqual([`site "b": secret: is also the secret of site "a"; each site needs its own`]);
   });
