@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=2
+#!/usr/bin/env -S node --max-semi-space-size=2 --heap-growing-percent=25
 /**
  * `npm start` (and `ariadne`): configuration from the environment, the sites file (reloaded on
  * SIGHUP), the stores STORE and CREDENTIALS name (see openStore; credentials only when any site

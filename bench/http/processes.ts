@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SEMI_SPACE_FLAG } from '../../src/cli/youngGeneration.js';
+import { NODE_HEAP_FLAGS } from '../../src/cli/heapBounds.js';
 import { SECRET } from './bodies.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -82,7 +82,7 @@ export async function startServer(env: Record<string, string> = {}, whole = fals
   if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
   const port = await freePort();
   return spawnChild(
-    [...(whole ? [] : PIN.server), 'node', SEMI_SPACE_FLAG, cli],
+    [...(whole ? [] : PIN.server), 'node', ...NODE_HEAP_FLAGS, cli],
     {
       PORT: String(port),
       WORKERS: '1',

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=2
+#!/usr/bin/env -S node --max-semi-space-size=2 --heap-growing-percent=25
 /**
  * The `ariadne` command (package.json "bin"):
  *   ariadne [start]   start the server (what `npm start` runs), configured by the environment

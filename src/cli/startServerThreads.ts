@@ -5,7 +5,7 @@ import type { CredentialStore } from '../store/credentials/CredentialStore.js';
 import type { ListStore, SharedStoreMemory } from '../store/shared/SharedMemoryStore.js';
 import { answerOverPort } from '../store/shared/answerOverPort.js';
 import { threadOfModule } from '../threadOfModule.js';
-import { YOUNG_GENERATION_MIB } from './youngGeneration.js';
+import { YOUNG_GENERATION_MIB } from './heapBounds.js';
 import { answerMetricsScrapes } from './answerMetricsScrapes.js';
 import { nextMessage } from './nextMessage.js';
 import { type Supervision, superviseThread } from './superviseThread.js';
