@@ -68,6 +68,20 @@ describe('ConsumeBatcher', () => {
     expect(await redis.exists(marker(2, 201))).toBe(1);
   });
 
+  it('a shard whose fence changes within a turn: what was gathered goes in one call against the old value, the rest in the next', async () => {
+    const batcher = new ConsumeBatcher(counted);
+    const before = calls;
+    const replies = await Promise.all([
+      batcher.consume('{s0}:fence', 'old', marker(0, 300), 60_000, ''),
+      batcher.consume('{s1}:fence', 'f1', marker(1, 301), 60_000, ''),
+      batcher.consume('{s0}:fence', 'f0', marker(0, 302), 60_000, ''),
+    ]);
+    expect(calls - before).toBe(2);
+    expect(replies).toEqual([{ fence: 'f0' }, 'fresh', 'fresh']);
+    expect(await redis.exists(marker(0, 300))).toBe(0);
+    expect(await redis.exists(marker(1, 301), marker(0, 302))).toBe(2);
+  });
+
   it('splits a turn of more than 128 consumes over several calls, every one answered', async () => {
     const batcher = new ConsumeBatcher(counted);
     const before = calls;
