@@ -17,7 +17,7 @@ import { SECRET, SITE_KEY, postJson, siteverifyBodies, verifyBodies } from './ht
 import { ecdsaImportVerifyPerSecond } from './http/ecdsa.js';
 import { PIN, type Child, cpuSeconds, rssBytes, startBareApp, startServer } from './http/processes.js';
 import { measureScaling, workersOf } from './http/scaling.js';
-import { type LoadSpec, WRK_CONNECTIONS, runWrk } from './http/wrk.js';
+import { type LoadResult, type LoadSpec, WRK_CONNECTIONS, runWrk } from './http/wrk.js';
 import type { Row, Section } from './run.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,8 +33,20 @@ const COUNTS = {
   siteverifyInvalid: QUICK ? 20_000 : 200_000,
 };
 const MiB = 1024 * 1024;
+/** Rounds of a measurement in turns (see measureInTurns). */
+const ROUNDS = 3;
 /** Threads of the whole-machine run (`--workers N`; default every core). */
 const WORKERS = workersOf(process.argv);
+
+/** One wrk run and the CPU time its server used meanwhile. */
+interface Run {
+  load: LoadResult;
+  count: number;
+  cpu: number;
+}
+
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 export interface HttpBenchResult {
   date: string;
@@ -187,6 +199,7 @@ function markdown(r: HttpBenchResult): string {
     );
   }
   lines.push(`RSS peak through the per-route load (WORKERS=1): ${fmt(m.rss_peak_mib ?? 0)} MiB.`);
+  lines.push(`/siteverify (valid) and /verify: the memory-store and Redis-store servers driven in turns, ${ROUNDS} rounds each (A B A B ...), each round a share of the same bodies.`);
   lines.push(
     '',
     `RSS before/after ${COUNTS.challengeFlood} /challenge: ${fmt(m.rss_before_mib ?? 0)} MiB -> ${fmt(m.rss_after_mib ?? 0)} MiB (growth ${fmt(m.rss_growth_mib ?? 0)} MiB).`,
@@ -206,24 +219,50 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
   const metrics: Record<string, number> = {};
   const errors: string[] = [];
   const loadAverage = loadavg()[0] as number;
-  /** Drives `child` with wrk and records rate, latency and the child's CPU use under `key`. */
-  const measure = async (key: string, child: Child, spec: Omit<LoadSpec, 'url' | 'expectStatus'>) => {
+  /** One wrk run against `child`, with the CPU time the child used meanwhile. */
+  const drive = async (child: Child, spec: Omit<LoadSpec, 'url' | 'expectStatus'>): Promise<Run> => {
     const pid = child.proc.pid as number;
     const cpuBefore = cpuSeconds(pid);
-    const r = await runWrk(work, { ...spec, url: child.url, expectStatus: 200 });
-    metrics[`${key}_rps`] = r.rps;
-    metrics[`${key}_p50_ms`] = r.p50Ms;
-    metrics[`${key}_p99_ms`] = r.p99Ms;
-    const cpu = cpuSeconds(pid) - cpuBefore;
-    if (r.seconds > 0) metrics[`${key}_cpu_pct`] = (cpu / r.seconds) * 100;
-    metrics[`${key}_wrk_cpu_pct`] = r.generatorCpuPct;
+    const load = await runWrk(work, { ...spec, url: child.url, expectStatus: 200 });
+    return { load, count: spec.count, cpu: cpuSeconds(pid) - cpuBefore };
+  };
+  /** Records rate, latency and CPU use under `key`, over one run or the rounds of one (see measureInTurns). */
+  const record = (key: string, runs: Run[]) => {
+    const count = sum(runs.map((r) => r.count));
+    const seconds = sum(runs.map((r) => r.load.seconds));
+    const cpu = sum(runs.map((r) => r.cpu));
+    metrics[`${key}_rps`] = seconds > 0 ? sum(runs.map((r) => r.load.responses)) / seconds : 0;
+    // Latency over several rounds: the median round's p50, the worst round's p99.
+    metrics[`${key}_p50_ms`] = median(runs.map((r) => r.load.p50Ms));
+    metrics[`${key}_p99_ms`] = Math.max(...runs.map((r) => r.load.p99Ms));
+    if (seconds > 0) metrics[`${key}_cpu_pct`] = (cpu / seconds) * 100;
+    if (seconds > 0) metrics[`${key}_wrk_cpu_pct`] = sum(runs.map((r) => r.load.generatorCpuPct * r.load.seconds)) / seconds;
     // CPU time per answer: unlike req/s, it holds when other work shares the cores
-    metrics[`${key}_cpu_us`] = (cpu / spec.count) * 1e6;
+    metrics[`${key}_cpu_us`] = (cpu / count) * 1e6;
     // Answers per second of server CPU: pinned to one core, what one core does.
-    if (cpu > 0) metrics[`${key}_per_cpu_s`] = spec.count / cpu;
-    if (r.errors > 0) {
-      errors.push(`${key}: ${r.errors} of ${spec.count} not as expected (first: ${r.firstError ?? 'socket error or no answer'})`);
+    if (cpu > 0) metrics[`${key}_per_cpu_s`] = count / cpu;
+    const errorCount = sum(runs.map((r) => r.load.errors));
+    if (errorCount > 0) {
+      const first = runs.find((r) => r.load.firstError !== undefined)?.load.firstError;
+      errors.push(`${key}: ${errorCount} of ${count} not as expected (first: ${first ?? 'socket error or no answer'})`);
     }
+  };
+  /** Drives `child` with wrk and records rate, latency and the child's CPU use under `key`. */
+  const measure = async (key: string, child: Child, spec: Omit<LoadSpec, 'url' | 'expectStatus'>) => record(key, [await drive(child, spec)]);
+  /**
+   * Drives the children in turns, A B A B ..., each round with the next share of `spec.bodies`
+   * (each body goes once to every child), and records each child's totals under its key. Two
+   * servers compared by a ratio then share whatever drift the machine's speed has through the run
+   * (other work on shared cores), instead of one getting a slow minute and the other a fast one.
+   */
+  const measureInTurns = async (children: { key: string; child: Child }[], spec: Omit<LoadSpec, 'url' | 'expectStatus' | 'count'>) => {
+    const share = Math.ceil(spec.bodies.length / ROUNDS);
+    const runs = new Map(children.map(({ key }) => [key, [] as Run[]]));
+    for (let from = 0; from < spec.bodies.length; from += share) {
+      const bodies = spec.bodies.slice(from, from + share);
+      for (const { key, child } of children) runs.get(key)!.push(await drive(child, { ...spec, bodies, count: bodies.length }));
+    }
+    for (const [key, done] of runs) record(key, done);
   };
   /** Per route: one request body and the size of the answer, for the ceiling app to match. */
   const sizes: Record<string, { request: string; response: number }> = {};
@@ -284,9 +323,13 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
     await sample('siteverify_valid', `${url}/siteverify`, valid.pop() as string, '"success":true');
     await sample('redis_siteverify_valid', `${redisServer.url}/siteverify`, valid.pop() as string, '"success":true');
     await ceiling('siteverify_valid');
-    const validLoad = { path: '/siteverify', bodies: valid, count: valid.length, expectText: '"success":true' };
-    await measure('siteverify_valid', server, validLoad);
-    await measure('redis_siteverify_valid', redisServer, validLoad);
+    await measureInTurns(
+      [
+        { key: 'siteverify_valid', child: server },
+        { key: 'redis_siteverify_valid', child: redisServer },
+      ],
+      { path: '/siteverify', bodies: valid, expectText: '"success":true' },
+    );
 
     // /verify with valid submissions, each consuming its own challenge. Denominator 2 is
     // measured just before and just after it (the mean), for the same reason as the ceilings.
@@ -297,12 +340,16 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
       await sample('redis_verify', `${redisServer.url}/verify`, bodies.pop() as string, '"success":true');
       await ceiling('verify');
       const before = ecdsaImportVerifyPerSecond();
-      const verifyLoad = { path: '/verify', bodies, count: bodies.length, expectText: '"success":true' };
-      await measure('verify', server, verifyLoad);
+      await measureInTurns(
+        [
+          { key: 'verify', child: server },
+          { key: 'redis_verify', child: redisServer },
+        ],
+        { path: '/verify', bodies, expectText: '"success":true' },
+      );
       const after = ecdsaImportVerifyPerSecond();
       metrics.ecdsa_import_verify_per_s = (before.perSecond + after.perSecond) / 2;
       metrics.ecdsa_import_verify_per_cpu_s = (before.perCpuSecond + after.perCpuSecond) / 2;
-      await measure('redis_verify', redisServer, verifyLoad);
       // Signed with interface.md's text: the deployed widget's text is tried first and fails,
       // so each costs one more signature check (the key is imported once).
       const plain = await verifyBodies(url, COUNTS.verify, 'plain');

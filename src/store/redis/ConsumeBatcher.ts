@@ -1,9 +1,10 @@
 import type { ScriptCall } from './helpers/defineScripts.js';
+import { encodeConsumes } from './scripts/consumeEachOnce.js';
 
 /** A marker's verdict, or the fence found in place of the one the caller knew. */
 export type ConsumeReply = 'fresh' | 'again' | 'used' | { fence: string | null };
 
-interface Waiting {
+interface Consume {
   marker: string;
   ttlMs: number;
   tag: string;
@@ -15,7 +16,7 @@ interface Waiting {
 interface Group {
   fenceKey: string;
   fence: string;
-  waiting: Waiting[];
+  consumes: Consume[];
 }
 
 /** Most markers in one script call, so one call never holds Redis for long. */
@@ -54,11 +55,11 @@ export class ConsumeBatcher {
       group = undefined;
     }
     if (group === undefined) {
-      group = { fenceKey, fence, waiting: [] };
+      group = { fenceKey, fence, consumes: [] };
       this.#open.set(fenceKey, group);
     }
-    const { waiting } = group;
-    const reply = new Promise<ConsumeReply>((resolve, reject) => waiting.push({ marker, ttlMs, tag, resolve, reject }));
+    const { consumes } = group;
+    const reply = new Promise<ConsumeReply>((resolve, reject) => consumes.push({ marker, ttlMs, tag, resolve, reject }));
     if (++this.#count >= MAX_BATCH) {
       this.#flush();
     } else if (!this.#scheduled) {
@@ -75,43 +76,38 @@ export class ConsumeBatcher {
     this.#open = new Map();
     this.#count = 0;
     const keys: string[] = [];
-    const args: (string | number)[] = [];
     for (const group of groups) {
       keys.push(group.fenceKey);
-      args.push(group.waiting.length, group.fence);
-      for (const w of group.waiting) {
-        keys.push(w.marker);
-        args.push(w.ttlMs, w.tag);
-      }
+      for (const c of group.consumes) keys.push(c.marker);
     }
-    this.#consumeEachOnce(keys, args).then(
+    this.#consumeEachOnce(keys, [encodeConsumes(groups)]).then(
       (replies) => {
         if (!Array.isArray(replies) || replies.length !== groups.length) {
           rejectAll(groups, new Error(`unexpected consume reply ${JSON.stringify(replies)}`));
           return;
         }
-        for (let i = 0; i < groups.length; i++) settle(groups[i]!.waiting, replies[i]);
+        for (let i = 0; i < groups.length; i++) settle(groups[i]!.consumes, replies[i]);
       },
       (error: unknown) => rejectAll(groups, error),
     );
   }
 }
 
-/** Hands each waiting consume of a group its verdict (or the fence that moved). */
-function settle(waiting: Waiting[], reply: unknown): void {
-  if (typeof reply === 'string' && reply.length === waiting.length && VERDICT_LETTERS.test(reply)) {
-    for (let i = 0; i < waiting.length; i++) waiting[i]!.resolve(VERDICT_OF[reply[i]!]!);
+/** Hands each consume of a group its verdict (or the fence that moved). */
+function settle(consumes: Consume[], reply: unknown): void {
+  if (typeof reply === 'string' && reply.length === consumes.length && VERDICT_LETTERS.test(reply)) {
+    for (let i = 0; i < consumes.length; i++) consumes[i]!.resolve(VERDICT_OF[reply[i]!]!);
     return;
   }
   if (Array.isArray(reply) && reply[0] === 'fence') {
     const found = typeof reply[1] === 'string' ? reply[1] : null;
-    for (const w of waiting) w.resolve({ fence: found });
+    for (const c of consumes) c.resolve({ fence: found });
     return;
   }
   const error = new Error(`unexpected consume reply ${JSON.stringify(reply)}`);
-  for (const w of waiting) w.reject(error);
+  for (const c of consumes) c.reject(error);
 }
 
 function rejectAll(groups: readonly Group[], error: unknown): void {
-  for (const group of groups) for (const w of group.waiting) w.reject(error);
+  for (const group of groups) for (const c of group.consumes) c.reject(error);
 }
