@@ -17,7 +17,7 @@ import { SECRET, SITE_KEY, postJson, siteverifyBodies, verifyBodies } from './ht
 import { ecdsaImportVerifyPerSecond } from './http/ecdsa.js';
 import { PIN, type Child, cpuSeconds, rssBytes, startBareApp, startServer } from './http/processes.js';
 import { measureScaling, workersOf } from './http/scaling.js';
-import { type LoadSpec, WRK_CONNECTIONS, runWrk } from './http/wrk.js';
+import { type LoadResult, type LoadSpec, WRK_CONNECTIONS, runWrk } from './http/wrk.js';
 import type { Row, Section } from './run.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,11 +36,24 @@ const COUNTS = {
    * first few thousand requests of a route V8's optimising compilers (JavaScript, and the kernel's
    * WebAssembly) still run on the pinned core, and a quick run measures only 2,000 /verify.
    */
-  warmUp: 2_000,
+  verifyWarmUp: 2_000,
+  siteverifyWarmUp: QUICK ? 5_000 : 20_000,
 };
 const MiB = 1024 * 1024;
+/** Rounds of a measurement in turns (see measureInTurns). */
+const ROUNDS = 3;
 /** Threads of the whole-machine run (`--workers N`; default every core). */
 const WORKERS = workersOf(process.argv);
+
+/** One wrk run and the CPU time its server used meanwhile. */
+interface Run {
+  load: LoadResult;
+  count: number;
+  cpu: number;
+}
+
+const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 export interface HttpBenchResult {
   date: string;
@@ -69,6 +82,8 @@ const TARGETS: { name: string; metric: string; min?: number; max?: number; label
   { name: '/challenge per CPU-second vs bare uWS', metric: 'challenge_cpu_ratio', min: 0.6, label: '>= 60%' },
   { name: '/siteverify (valid) per CPU-second vs bare uWS', metric: 'siteverify_valid_cpu_ratio', min: 0.6, label: '>= 60%' },
   { name: '/verify per CPU-second vs one-core ECDSA', metric: 'verify_cpu_ratio', min: 0.75, label: '>= 0.75x' },
+  { name: '/siteverify (valid) per CPU-second, Redis store vs memory store', metric: 'redis_siteverify_valid_cpu_ratio', min: 0.7, label: '>= 70%' },
+  { name: '/verify per CPU-second, Redis store vs memory store', metric: 'redis_verify_cpu_ratio', min: 0.9, label: '>= 90%' },
   { name: 'RSS peak through the per-route load, WORKERS=1', metric: 'rss_peak_mib', max: 150, label: '<= 150 MiB' },
   { name: '/verify whole machine, WORKERS=N vs N x WORKERS=1', metric: 'scaling_ratio', min: 0.8, label: '>= 80%' },
 ];
@@ -164,7 +179,7 @@ function markdown(r: HttpBenchResult): string {
   const lines = [
     `# HTTP benchmark, ${r.date}${r.quick ? ' (quick run: not comparable)' : ''}`,
     '',
-    `Node ${r.node}, ${cpus().length} cores (load average ${r.loadAverage.toFixed(2)} at the start); server and wrk (1 thread, ${WRK_CONNECTIONS} connections) on loopback${PIN.server.length > 0 ? ', the server (WORKERS=1) and the bare app pinned to core 0, wrk to core 1' : ', not pinned (one core or no taskset)'}.`,
+    `Node ${r.node}, ${cpus().length} cores (load average ${r.loadAverage.toFixed(2)} at the start); server and wrk (1 thread, ${WRK_CONNECTIONS} connections) on loopback${PIN.server.length > 0 ? ', the server (WORKERS=1) and the bare app pinned to core 0, wrk and redis-server to core 1' : ', not pinned (one core or no taskset)'}.`,
     '',
     '| route | requests | req/s | p50 ms | p99 ms | server CPU | wrk CPU | server CPU µs/req | req per CPU-s | denominator | ratio | ratio per CPU-s |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -191,6 +206,7 @@ function markdown(r: HttpBenchResult): string {
     );
   }
   lines.push(`RSS peak through the per-route load (WORKERS=1): ${fmt(m.rss_peak_mib ?? 0)} MiB.`);
+  lines.push(`/siteverify (valid) and /verify: the memory-store and Redis-store servers driven in turns, ${ROUNDS} rounds each (A B A B ...), each round a share of the same bodies.`);
   lines.push(
     '',
     `RSS before/after ${COUNTS.challengeFlood} /challenge: ${fmt(m.rss_before_mib ?? 0)} MiB -> ${fmt(m.rss_after_mib ?? 0)} MiB (growth ${fmt(m.rss_growth_mib ?? 0)} MiB).`,
@@ -210,24 +226,50 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
   const metrics: Record<string, number> = {};
   const errors: string[] = [];
   const loadAverage = loadavg()[0] as number;
-  /** Drives `child` with wrk and records rate, latency and the child's CPU use under `key`. */
-  const measure = async (key: string, child: Child, spec: Omit<LoadSpec, 'url' | 'expectStatus'>) => {
+  /** One wrk run against `child`, with the CPU time the child used meanwhile. */
+  const drive = async (child: Child, spec: Omit<LoadSpec, 'url' | 'expectStatus'>): Promise<Run> => {
     const pid = child.proc.pid as number;
     const cpuBefore = cpuSeconds(pid);
-    const r = await runWrk(work, { ...spec, url: child.url, expectStatus: 200 });
-    metrics[`${key}_rps`] = r.rps;
-    metrics[`${key}_p50_ms`] = r.p50Ms;
-    metrics[`${key}_p99_ms`] = r.p99Ms;
-    const cpu = cpuSeconds(pid) - cpuBefore;
-    if (r.seconds > 0) metrics[`${key}_cpu_pct`] = (cpu / r.seconds) * 100;
-    metrics[`${key}_wrk_cpu_pct`] = r.generatorCpuPct;
+    const load = await runWrk(work, { ...spec, url: child.url, expectStatus: 200 });
+    return { load, count: spec.count, cpu: cpuSeconds(pid) - cpuBefore };
+  };
+  /** Records rate, latency and CPU use under `key`, over one run or the rounds of one (see measureInTurns). */
+  const record = (key: string, runs: Run[]) => {
+    const count = sum(runs.map((r) => r.count));
+    const seconds = sum(runs.map((r) => r.load.seconds));
+    const cpu = sum(runs.map((r) => r.cpu));
+    metrics[`${key}_rps`] = seconds > 0 ? sum(runs.map((r) => r.load.responses)) / seconds : 0;
+    // Latency over several rounds: the median round's p50, the worst round's p99.
+    metrics[`${key}_p50_ms`] = median(runs.map((r) => r.load.p50Ms));
+    metrics[`${key}_p99_ms`] = Math.max(...runs.map((r) => r.load.p99Ms));
+    if (seconds > 0) metrics[`${key}_cpu_pct`] = (cpu / seconds) * 100;
+    if (seconds > 0) metrics[`${key}_wrk_cpu_pct`] = sum(runs.map((r) => r.load.generatorCpuPct * r.load.seconds)) / seconds;
     // CPU time per answer: unlike req/s, it holds when other work shares the cores
-    metrics[`${key}_cpu_us`] = (cpu / spec.count) * 1e6;
+    metrics[`${key}_cpu_us`] = (cpu / count) * 1e6;
     // Answers per second of server CPU: pinned to one core, what one core does.
-    if (cpu > 0) metrics[`${key}_per_cpu_s`] = spec.count / cpu;
-    if (r.errors > 0) {
-      errors.push(`${key}: ${r.errors} of ${spec.count} not as expected (first: ${r.firstError ?? 'socket error or no answer'})`);
+    if (cpu > 0) metrics[`${key}_per_cpu_s`] = count / cpu;
+    const errorCount = sum(runs.map((r) => r.load.errors));
+    if (errorCount > 0) {
+      const first = runs.find((r) => r.load.firstError !== undefined)?.load.firstError;
+      errors.push(`${key}: ${errorCount} of ${count} not as expected (first: ${first ?? 'socket error or no answer'})`);
     }
+  };
+  /** Drives `child` with wrk and records rate, latency and the child's CPU use under `key`. */
+  const measure = async (key: string, child: Child, spec: Omit<LoadSpec, 'url' | 'expectStatus'>) => record(key, [await drive(child, spec)]);
+  /**
+   * Drives the children in turns, A B A B ..., each round with the next share of `spec.bodies`
+   * (each body goes once to every child), and records each child's totals under its key. Two
+   * servers compared by a ratio then share whatever drift the machine's speed has through the run
+   * (other work on shared cores), instead of one getting a slow minute and the other a fast one.
+   */
+  const measureInTurns = async (children: { key: string; child: Child }[], spec: Omit<LoadSpec, 'url' | 'expectStatus' | 'count'>) => {
+    const share = Math.ceil(spec.bodies.length / ROUNDS);
+    const runs = new Map(children.map(({ key }) => [key, [] as Run[]]));
+    for (let from = 0; from < spec.bodies.length; from += share) {
+      const bodies = spec.bodies.slice(from, from + share);
+      for (const { key, child } of children) runs.get(key)!.push(await drive(child, { ...spec, bodies, count: bodies.length }));
+    }
+    for (const [key, done] of runs) record(key, done);
   };
   /** Per route: one request body and the size of the answer, for the ceiling app to match. */
   const sizes: Record<string, { request: string; response: number }> = {};
@@ -238,10 +280,13 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
   };
   let server: Child | undefined;
   let bare: Child | undefined;
-  /** The same server on STORE=redis (a redis-server of its own, no persistence), measured right after the memory one. */
+  /**
+   * The same server on STORE=redis (a redis-server of its own, no persistence, on the load
+   * generator's core), measured right after the memory one.
+   */
   let redis: TestRedis | undefined;
   let redisServer: Child | undefined;
-  /** Sends each of `bodies` once to `path` of each server, unmeasured (see COUNTS.warmUp). */
+  /** Sends each of `bodies` once to `path` of each server, unmeasured (see COUNTS.verifyWarmUp). */
   const warmUp = async (path: string, bodies: string[], urls: string[]) => {
     for (const target of urls) await runWrk(work, { url: target, path, bodies, count: bodies.length, expectStatus: 200, expectText: '"success":true' });
   };
@@ -260,7 +305,8 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
   try {
     server = await startServer();
     const url = server.url;
-    redis = await startRedis();
+    // On the load generator's core: the server's core and CPU time stay its own.
+    redis = await startRedis({ launcher: PIN.generator });
     redisServer = await startServer({ STORE: 'redis', REDIS_URL: redis.url });
 
     // /challenge: warm up, then the flood of 1M, RSS before and after.
@@ -284,31 +330,41 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
 
     // /siteverify with valid tokens, each redeemed once (minted here with the server's secret).
     // The same tokens then go to the Redis-backed server (its own store: each is fresh there).
-    const valid = siteverifyBodies(COUNTS.siteverifyValid + 2 + COUNTS.warmUp, Date.now(), SECRET);
+    const valid = siteverifyBodies(COUNTS.siteverifyValid + 2, Date.now(), SECRET);
     await sample('siteverify_valid', `${url}/siteverify`, valid.pop() as string, '"success":true');
     await sample('redis_siteverify_valid', `${redisServer.url}/siteverify`, valid.pop() as string, '"success":true');
     await ceiling('siteverify_valid');
-    await warmUp('/siteverify', valid.splice(0, COUNTS.warmUp), [url, redisServer.url]);
-    const validLoad = { path: '/siteverify', bodies: valid, count: valid.length, expectText: '"success":true' };
-    await measure('siteverify_valid', server, validLoad);
-    await measure('redis_siteverify_valid', redisServer, validLoad);
+    // The memory-store server is warm from the forged tokens, the Redis-store one has served one
+    // request so far: a run each first, not measured, so the rounds compare two warm servers.
+    await warmUp('/siteverify', siteverifyBodies(COUNTS.siteverifyWarmUp, Date.now(), SECRET), [url, redisServer.url]);
+    await measureInTurns(
+      [
+        { key: 'siteverify_valid', child: server },
+        { key: 'redis_siteverify_valid', child: redisServer },
+      ],
+      { path: '/siteverify', bodies: valid, expectText: '"success":true' },
+    );
 
     // /verify with valid submissions, each consuming its own challenge. Denominator 2 is
     // measured just before and just after it (the mean), for the same reason as the ceilings.
     try {
       // Challenges verify on any server holding the secret: the same bodies go to both.
-      const bodies = await verifyBodies(url, COUNTS.verify + 2 + COUNTS.warmUp);
+      const bodies = await verifyBodies(url, COUNTS.verify + 2 + COUNTS.verifyWarmUp);
       await sample('verify', `${url}/verify`, bodies.pop() as string, '"success":true');
       await sample('redis_verify', `${redisServer.url}/verify`, bodies.pop() as string, '"success":true');
       await ceiling('verify');
-      await warmUp('/verify', bodies.splice(0, COUNTS.warmUp), [url, redisServer.url]);
+      await warmUp('/verify', bodies.splice(0, COUNTS.verifyWarmUp), [url, redisServer.url]);
       const before = ecdsaImportVerifyPerSecond();
-      const verifyLoad = { path: '/verify', bodies, count: bodies.length, expectText: '"success":true' };
-      await measure('verify', server, verifyLoad);
+      await measureInTurns(
+        [
+          { key: 'verify', child: server },
+          { key: 'redis_verify', child: redisServer },
+        ],
+        { path: '/verify', bodies, expectText: '"success":true' },
+      );
       const after = ecdsaImportVerifyPerSecond();
       metrics.ecdsa_import_verify_per_s = (before.perSecond + after.perSecond) / 2;
       metrics.ecdsa_import_verify_per_cpu_s = (before.perCpuSecond + after.perCpuSecond) / 2;
-      await measure('redis_verify', redisServer, verifyLoad);
       // Signed with interface.md's text: the deployed widget's text is tried first and fails,
       // so each costs one more signature check (the key is imported once).
       const plain = await verifyBodies(url, COUNTS.verify, 'plain');
@@ -348,6 +404,8 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
     siteverify_valid_cpu_ratio: ratio('siteverify_valid_per_cpu_s', 'ceiling_siteverify_valid_per_cpu_s'),
     siteverify_invalid_cpu_ratio: ratio('siteverify_invalid_per_cpu_s', 'ceiling_siteverify_invalid_per_cpu_s'),
     verify_cpu_ratio: ratio('verify_per_cpu_s', 'ecdsa_import_verify_per_cpu_s'),
+    redis_siteverify_valid_cpu_ratio: ratio('redis_siteverify_valid_per_cpu_s', 'siteverify_valid_per_cpu_s'),
+    redis_verify_cpu_ratio: ratio('redis_verify_per_cpu_s', 'verify_per_cpu_s'),
   };
   for (const [k, v] of Object.entries(ratios)) if (v !== undefined) metrics[k] = v;
   const targets = TARGETS.filter((t) => metrics[t.metric] !== undefined).map((t) => {

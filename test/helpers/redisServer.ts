@@ -13,6 +13,8 @@ import { freePort } from './freePort.js';
 export interface RedisServerOptions {
   /** appendonly yes with this appendfsync; default: no persistence at all. */
   aof?: 'always' | 'everysec';
+  /** A command that runs it, e.g. `taskset -c 1` to keep it off the cores a benchmark measures. */
+  launcher?: readonly string[];
 }
 
 export interface TestRedis {
@@ -51,7 +53,8 @@ export async function startRedis(opts: RedisServerOptions = {}): Promise<TestRed
   ];
 
   async function launch(dataDir: string): Promise<void> {
-    const proc = spawn('redis-server', args(dataDir), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const [bin, ...rest] = [...(opts.launcher ?? []), 'redis-server', ...args(dataDir)] as [string, ...string[]];
+    const proc = spawn(bin, rest, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     proc.stdout!.on('data', (d) => (out += d));
     proc.stderr!.on('data', (d) => (out += d));

@@ -64,6 +64,8 @@ export class LossFence {
    * while the last check found nothing wrong (else it checks again, and fails with it).
    */
   async known(shard: number): Promise<string> {
+    const ready = this.ready(shard);
+    if (ready !== undefined) return ready;
     if (!this.#checked || this.#problem !== undefined) {
       if (this.#redis.status !== 'ready') throw new StoreUnavailableError(`Redis is not connected (${this.#redis.status})`);
       await this.check();
@@ -71,6 +73,11 @@ export class LossFence {
     const fence = this.#known[shard];
     if (fence === undefined) throw new StoreUnavailableError(this.#problem ?? 'no loss fence');
     return fence;
+  }
+
+  /** The fence of `shard` when it can be sent now, without a check first (see `known`). */
+  ready(shard: number): string | undefined {
+    return this.#checked && this.#problem === undefined ? this.#known[shard] : undefined;
   }
 
   /** A consume found `found` in place of the fence this node knew for `shard`. */

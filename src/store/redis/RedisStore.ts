@@ -42,6 +42,9 @@ export class RedisStore implements Store {
   readonly #fence: LossFence;
   readonly #batcher: ConsumeBatcher;
   readonly #prefix: string;
+  /** Per shard: its fence key, and the start of its markers' keys (one hash tag each). */
+  readonly #fenceKeys: readonly string[];
+  readonly #markerPrefixes: readonly string[];
   readonly #now: () => number;
   readonly #timer: NodeJS.Timeout;
 
@@ -58,9 +61,10 @@ export class RedisStore implements Store {
     this.#prefix = opts.prefix;
     this.#now = opts.now ?? Date.now;
     this.#scripts = defineScripts(redis, SCRIPTS);
-    const fenceKeys = Array.from({ length: MARKER_SHARDS }, (_, shard) => `${this.#prefix}{m${shard}}:fence`);
+    this.#fenceKeys = Array.from({ length: MARKER_SHARDS }, (_, shard) => `${this.#prefix}{m${shard}}:fence`);
+    this.#markerPrefixes = Array.from({ length: MARKER_SHARDS }, (_, shard) => `${this.#prefix}{m${shard}}:marker:`);
     this.#batcher = new ConsumeBatcher(this.#scripts.consumeEachOnce);
-    this.#fence = new LossFence(redis, { fenceKeys, openFence: this.#scripts.openFence, clockSkewMs: opts.clockSkewMs, now: this.#now });
+    this.#fence = new LossFence(redis, { fenceKeys: this.#fenceKeys, openFence: this.#scripts.openFence, clockSkewMs: opts.clockSkewMs, now: this.#now });
     redis.on('ready', () => void this.#fence.check().catch(() => undefined));
     this.#timer = setInterval(() => {
       if (redis.status === 'ready') void this.#fence.check().catch(() => undefined);
@@ -68,19 +72,30 @@ export class RedisStore implements Store {
     this.#timer.unref();
   }
 
-  async consume(key: string, life: Lifetime, tag?: string): Promise<ConsumeResult> {
+  consume(key: string, life: Lifetime, tag = ''): Promise<ConsumeResult> {
     const shard = shardOf(key);
-    const marker = `${this.#prefix}{m${shard}}:marker:${key}`;
-    // A fence that moved is adopted and the consume tried again; twice in a row means churn.
-    for (let attempt = 0; attempt < 3; attempt++) {
-      if (life.issuedAt < this.#fence.since()) return 'used';
-      const fence = await this.#fence.known(shard);
-      const ttl = Math.max(1, Math.ceil(life.expiresAt - this.#now()));
-      const r = await this.#batcher.consume(`${this.#prefix}{m${shard}}:fence`, fence, marker, ttl, tag ?? '').catch(unavailable);
-      if (typeof r === 'string') return r;
-      await this.#fence.moved(shard, r.fence);
-    }
-    throw new StoreUnavailableError('the loss fence kept moving');
+    return this.#consumeIn(shard, `${this.#markerPrefixes[shard]}${key}`, life, tag, 0);
+  }
+
+  /**
+   * One attempt at a consume. A fence that moved is adopted and the consume tried again; three
+   * moves in a row mean churn. Plain promise chains, no async function: this runs for every
+   * request and each await would add a promise and a turn of the microtask queue.
+   */
+  #consumeIn(shard: number, marker: string, life: Lifetime, tag: string, attempt: number): Promise<ConsumeResult> {
+    if (attempt === 3) return Promise.reject(new StoreUnavailableError('the loss fence kept moving'));
+    if (life.issuedAt < this.#fence.since()) return Promise.resolve('used');
+    const fenceKey = this.#fenceKeys[shard]!;
+    const ttl = Math.max(1, Math.ceil(life.expiresAt - this.#now()));
+    const ready = this.#fence.ready(shard);
+    const reply =
+      ready !== undefined
+        ? this.#batcher.consume(fenceKey, ready, marker, ttl, tag)
+        : this.#fence.known(shard).then((fence) => this.#batcher.consume(fenceKey, fence, marker, ttl, tag));
+    return reply.then(
+      (r) => (typeof r === 'string' ? r : this.#fence.moved(shard, r.fence).then(() => this.#consumeIn(shard, marker, life, tag, attempt + 1))),
+      unavailable,
+    );
   }
 
   async increment(key: string, windowMs: number, by = 1): Promise<number> {
@@ -121,9 +136,16 @@ export class RedisStore implements Store {
   }
 }
 
+/**
+ * Called on the key rather than looked up on it: keys are joined strings of several shapes, and
+ * `key.charCodeAt` was seen to cost a generic property lookup for every character.
+ */
+const charCodeAt = String.prototype.charCodeAt;
+
 /** FNV-1a of the key, to pick its shard. */
 function shardOf(key: string): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  const length = key.length;
+  for (let i = 0; i < length; i++) h = Math.imul(h ^ charCodeAt.call(key, i), 0x01000193);
   return (h >>> 0) % MARKER_SHARDS;
 }

@@ -68,6 +68,40 @@ describe('ConsumeBatcher', () => {
     expect(await redis.exists(marker(2, 201))).toBe(1);
   });
 
+  it('a shard whose fence changes within a turn: what was gathered goes in one call against the old value, the rest in the next', async () => {
+    const batcher = new ConsumeBatcher(counted);
+    const before = calls;
+    const replies = await Promise.all([
+      batcher.consume('{s0}:fence', 'old', marker(0, 300), 60_000, ''),
+      batcher.consume('{s1}:fence', 'f1', marker(1, 301), 60_000, ''),
+      batcher.consume('{s0}:fence', 'f0', marker(0, 302), 60_000, ''),
+    ]);
+    expect(calls - before).toBe(2);
+    expect(replies).toEqual([{ fence: 'f0' }, 'fresh', 'fresh']);
+    expect(await redis.exists(marker(0, 300))).toBe(0);
+    expect(await redis.exists(marker(1, 301), marker(0, 302))).toBe(2);
+  });
+
+  it('carries tags and fences of any characters (spaces, digits, non-ASCII) intact', async () => {
+    const batcher = new ConsumeBatcher(counted);
+    await redis.set('{s3}:fence', '7 é |x');
+    const tag = '12 tag with spaces, ünïcode ';
+    const first = await Promise.all([
+      batcher.consume('{s3}:fence', '7 é |x', marker(3, 400), 60_000, tag),
+      batcher.consume('{s3}:fence', '7 é |x', marker(3, 401), 60_000, ''),
+      batcher.consume('{s0}:fence', 'f0', marker(0, 402), 60_000, ' '),
+    ]);
+    expect(first).toEqual(['fresh', 'fresh', 'fresh']);
+    expect(await redis.get(marker(3, 400))).toBe(`t${tag}`);
+    const again = await Promise.all([
+      batcher.consume('{s3}:fence', '7 é |x', marker(3, 400), 60_000, tag),
+      batcher.consume('{s3}:fence', '7 é |x', marker(3, 400), 60_000, tag.trim()),
+      batcher.consume('{s0}:fence', 'f0', marker(0, 402), 60_000, ' '),
+      batcher.consume('{s3}:fence', '7 é |', marker(3, 403), 60_000, ''),
+    ]);
+    expect(again).toEqual(['again', 'used', 'again', { fence: '7 é |x' }]);
+  });
+
   it('splits a turn of more than 128 consumes over several calls, every one answered', async () => {
     const batcher = new ConsumeBatcher(counted);
     const before = calls;
