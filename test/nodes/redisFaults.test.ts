@@ -193,6 +193,8 @@ describe('Redis faults under two nodes', () => {
     await redis.command('CONFIG', 'SET', 'maxmemory', '100mb');
     await redis.command('CONFIG', 'SET', 'maxmemory-policy', 'volatile-lru');
     await until(async () => !(await ready(a)));
+    // That was one serving thread; each thread checks its own connection every second.
+    await new Promise((r) => setTimeout(r, 1_500));
     expect(await (await fetch(a.at('/readyz'))).json()).toMatchObject({ error_code: 'store_unavailable', detail: expect.stringContaining('noeviction') });
     const ch = await challenge(a);
     expect(isUnavailable(await postVerifyAfterTrace(a, ch, buildSubmission(await testKernel(), ch)))).toBe(true);
