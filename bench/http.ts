@@ -15,9 +15,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type TestRedis, startRedis } from '../test/helpers/redisServer.js';
 import { SECRET, SITE_KEY, postJson, siteverifyBodies, verifyBodies } from './http/bodies.js';
 import { ecdsaImportVerifyPerSecond } from './http/ecdsa.js';
-import { PIN, type Child, cpuSeconds, rssBytes, startBareApp, startServer } from './http/processes.js';
+import { PIN, type Child, rssBytes, startBareApp, startServer } from './http/processes.js';
 import { measureScaling, workersOf } from './http/scaling.js';
-import { type LoadResult, type LoadSpec, WRK_CONNECTIONS, runWrk } from './http/wrk.js';
+import { ROUNDS, RouteMeasurements } from './http/routeMeasurements.js';
+import { WRK_CONNECTIONS, runWrk } from './http/wrk.js';
 import type { Row, Section } from './run.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,29 +32,13 @@ const COUNTS = {
   verify: QUICK ? 2_000 : 20_000,
   siteverifyValid: QUICK ? 20_000 : 100_000,
   siteverifyInvalid: QUICK ? 20_000 : 200_000,
-  /**
-   * Answers sent to a route before it is measured, so the figures are of optimised code: for the
-   * first few thousand requests of a route V8's optimising compilers (JavaScript, and the kernel's
-   * WebAssembly) still run on the pinned core, and a quick run measures only 2,000 /verify.
-   */
+  /** Answers sent before a route is measured (RouteMeasurements.warmUp); a quick run measures only 2,000 /verify. */
   verifyWarmUp: 2_000,
   siteverifyWarmUp: QUICK ? 5_000 : 20_000,
 };
 const MiB = 1024 * 1024;
-/** Rounds of a measurement in turns (see measureInTurns). */
-const ROUNDS = 3;
 /** Threads of the whole-machine run (`--workers N`; default every core). */
 const WORKERS = workersOf(process.argv);
-
-/** One wrk run and the CPU time its server used meanwhile. */
-interface Run {
-  load: LoadResult;
-  count: number;
-  cpu: number;
-}
-
-const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 export interface HttpBenchResult {
   date: string;
@@ -226,51 +211,7 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
   const metrics: Record<string, number> = {};
   const errors: string[] = [];
   const loadAverage = loadavg()[0] as number;
-  /** One wrk run against `child`, with the CPU time the child used meanwhile. */
-  const drive = async (child: Child, spec: Omit<LoadSpec, 'url' | 'expectStatus'>): Promise<Run> => {
-    const pid = child.proc.pid as number;
-    const cpuBefore = cpuSeconds(pid);
-    const load = await runWrk(work, { ...spec, url: child.url, expectStatus: 200 });
-    return { load, count: spec.count, cpu: cpuSeconds(pid) - cpuBefore };
-  };
-  /** Records rate, latency and CPU use under `key`, over one run or the rounds of one (see measureInTurns). */
-  const record = (key: string, runs: Run[]) => {
-    const count = sum(runs.map((r) => r.count));
-    const seconds = sum(runs.map((r) => r.load.seconds));
-    const cpu = sum(runs.map((r) => r.cpu));
-    metrics[`${key}_rps`] = seconds > 0 ? sum(runs.map((r) => r.load.responses)) / seconds : 0;
-    // Latency over several rounds: the median round's p50, the worst round's p99.
-    metrics[`${key}_p50_ms`] = median(runs.map((r) => r.load.p50Ms));
-    metrics[`${key}_p99_ms`] = Math.max(...runs.map((r) => r.load.p99Ms));
-    if (seconds > 0) metrics[`${key}_cpu_pct`] = (cpu / seconds) * 100;
-    if (seconds > 0) metrics[`${key}_wrk_cpu_pct`] = sum(runs.map((r) => r.load.generatorCpuPct * r.load.seconds)) / seconds;
-    // CPU time per answer: unlike req/s, it holds when other work shares the cores
-    metrics[`${key}_cpu_us`] = (cpu / count) * 1e6;
-    // Answers per second of server CPU: pinned to one core, what one core does.
-    if (cpu > 0) metrics[`${key}_per_cpu_s`] = count / cpu;
-    const errorCount = sum(runs.map((r) => r.load.errors));
-    if (errorCount > 0) {
-      const first = runs.find((r) => r.load.firstError !== undefined)?.load.firstError;
-      errors.push(`${key}: ${errorCount} of ${count} not as expected (first: ${first ?? 'socket error or no answer'})`);
-    }
-  };
-  /** Drives `child` with wrk and records rate, latency and the child's CPU use under `key`. */
-  const measure = async (key: string, child: Child, spec: Omit<LoadSpec, 'url' | 'expectStatus'>) => record(key, [await drive(child, spec)]);
-  /**
-   * Drives the children in turns, A B A B ..., each round with the next share of `spec.bodies`
-   * (each body goes once to every child), and records each child's totals under its key. Two
-   * servers compared by a ratio then share whatever drift the machine's speed has through the run
-   * (other work on shared cores), instead of one getting a slow minute and the other a fast one.
-   */
-  const measureInTurns = async (children: { key: string; child: Child }[], spec: Omit<LoadSpec, 'url' | 'expectStatus' | 'count'>) => {
-    const share = Math.ceil(spec.bodies.length / ROUNDS);
-    const runs = new Map(children.map(({ key }) => [key, [] as Run[]]));
-    for (let from = 0; from < spec.bodies.length; from += share) {
-      const bodies = spec.bodies.slice(from, from + share);
-      for (const { key, child } of children) runs.get(key)!.push(await drive(child, { ...spec, bodies, count: bodies.length }));
-    }
-    for (const [key, done] of runs) record(key, done);
-  };
+  const measurements = new RouteMeasurements(work, metrics, errors);
   /** Per route: one request body and the size of the answer, for the ceiling app to match. */
   const sizes: Record<string, { request: string; response: number }> = {};
   const sample = async (key: string, url: string, body: string, expectText: string) => {
@@ -286,10 +227,6 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
    */
   let redis: TestRedis | undefined;
   let redisServer: Child | undefined;
-  /** Sends each of `bodies` once to `path` of each server, unmeasured (see COUNTS.verifyWarmUp). */
-  const warmUp = async (path: string, bodies: string[], urls: string[]) => {
-    for (const target of urls) await runWrk(work, { url: target, path, bodies, count: bodies.length, expectStatus: 200, expectText: '"success":true' });
-  };
   /**
    * Denominator 1, the HTTP ceiling for a route's request and response sizes, measured right
    * before the route itself: on a shared machine the speed of the cores drifts, and a
@@ -298,7 +235,7 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
   const ceiling = async (key: string) => {
     const s = sizes[key]!;
     bare = await startBareApp({ [`/${key}`]: s.response });
-    await measure(`ceiling_${key}`, bare, { path: `/${key}`, bodies: [s.request], count: COUNTS.ceiling, expectText: '"success":true' });
+    await measurements.measure(`ceiling_${key}`, bare, { path: `/${key}`, bodies: [s.request], count: COUNTS.ceiling, expectText: '"success":true' });
     await bare.stop();
     bare = undefined;
   };
@@ -316,7 +253,7 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
     const challengeLoad = { path: '/challenge', bodies: [challengeBody], expectText: '"pow_challenge"' };
     await runWrk(work, { ...challengeLoad, url, count: 20_000, expectStatus: 200 });
     const rssBefore = rssBytes(server.proc.pid as number);
-    await measure('challenge', server, { ...challengeLoad, count: COUNTS.challengeFlood });
+    await measurements.measure('challenge', server, { ...challengeLoad, count: COUNTS.challengeFlood });
     const rssAfter = rssBytes(server.proc.pid as number);
     metrics.rss_before_mib = rssBefore / MiB;
     metrics.rss_after_mib = rssAfter / MiB;
@@ -326,7 +263,7 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
     const invalid = siteverifyBodies(1_000, Date.now(), 'not-the-server-secret-0123456789abcdef');
     await sample('siteverify_invalid', `${url}/siteverify`, invalid[0] as string, '"invalid_token"');
     await ceiling('siteverify_invalid');
-    await measure('siteverify_invalid', server, { path: '/siteverify', bodies: invalid, count: COUNTS.siteverifyInvalid, expectText: '"invalid_token"' });
+    await measurements.measure('siteverify_invalid', server, { path: '/siteverify', bodies: invalid, count: COUNTS.siteverifyInvalid, expectText: '"invalid_token"' });
 
     // /siteverify with valid tokens, each redeemed once (minted here with the server's secret).
     // The same tokens then go to the Redis-backed server (its own store: each is fresh there).
@@ -336,8 +273,8 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
     await ceiling('siteverify_valid');
     // The memory-store server is warm from the forged tokens, the Redis-store one has served one
     // request so far: a run each first, not measured, so the rounds compare two warm servers.
-    await warmUp('/siteverify', siteverifyBodies(COUNTS.siteverifyWarmUp, Date.now(), SECRET), [url, redisServer.url]);
-    await measureInTurns(
+    await measurements.warmUp('/siteverify', siteverifyBodies(COUNTS.siteverifyWarmUp, Date.now(), SECRET), [url, redisServer.url]);
+    await measurements.measureInTurns(
       [
         { key: 'siteverify_valid', child: server },
         { key: 'redis_siteverify_valid', child: redisServer },
@@ -353,9 +290,9 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
       await sample('verify', `${url}/verify`, bodies.pop() as string, '"success":true');
       await sample('redis_verify', `${redisServer.url}/verify`, bodies.pop() as string, '"success":true');
       await ceiling('verify');
-      await warmUp('/verify', bodies.splice(0, COUNTS.verifyWarmUp), [url, redisServer.url]);
+      await measurements.warmUp('/verify', bodies.splice(0, COUNTS.verifyWarmUp), [url, redisServer.url]);
       const before = ecdsaImportVerifyPerSecond();
-      await measureInTurns(
+      await measurements.measureInTurns(
         [
           { key: 'verify', child: server },
           { key: 'redis_verify', child: redisServer },
@@ -368,7 +305,7 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
       // Signed with interface.md's text: the deployed widget's text is tried first and fails,
       // so each costs one more signature check (the key is imported once).
       const plain = await verifyBodies(url, COUNTS.verify, 'plain');
-      await measure('verify_plain', server, { path: '/verify', bodies: plain, count: plain.length, expectText: '"success":true' });
+      await measurements.measure('verify_plain', server, { path: '/verify', bodies: plain, count: plain.length, expectText: '"success":true' });
       metrics.verify_plain_extra_cpu_us = metrics.verify_plain_cpu_us! - metrics.verify_cpu_us!;
     } catch (e) {
       errors.push(`/verify not measured: ${(e as Error).message}`);

@@ -102,6 +102,7 @@ for (const s of steps) {
 
 // Not the spec: what a bounded detour in path replay's rule 3 would let through (detourReplay.ts).
 const detour = detourReport(kernel, scored, t);
+if (detour.disagreements > 0) throw new Error(`the detour what-if at slack 0 disagrees with the kernel on ${detour.disagreements} traces: it measures another rule`);
 console.log(
   `\nwhat-if, NOT kernel.md: rule 3 also reaching a cell by a route through open cells at most <slack> steps longer than ` +
     `the cells are apart (self-check: ${detour.disagreements} held-out traces where slack 0 and the kernel disagree):`,
