@@ -21,7 +21,7 @@ export interface Store {
   consume(key: string, life: Lifetime, tag?: string): Promise<ConsumeResult>;
 
   /**
-   * Adds `by` (default 1, never negative) to the counter `key` and returns the new count. The
+   * Adds `by` (default 1, a whole number, never negative) to the counter `key` and returns the new count. The
    * counter starts on first use and lives `windowMs` from then (a fixed window); `by = 0` reads
    * the count (0 when absent) and creates nothing. Counters limit, they guarantee nothing: a
    * store with no room for a new counter drops the least recently used one (whose count starts

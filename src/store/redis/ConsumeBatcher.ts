@@ -1,22 +1,24 @@
 import type { ScriptCall } from './helpers/defineScripts.js';
+import { type ItemOutcome, TurnBatcher } from './helpers/TurnBatcher.js';
 import { encodeConsumes } from './scripts/consumeEachOnce.js';
 
 /** A marker's verdict, or the fence found in place of the one the caller knew. */
 export type ConsumeReply = 'fresh' | 'again' | 'used' | { fence: string | null };
 
 interface Consume {
+  fenceKey: string;
+  fence: string;
   marker: string;
   ttlMs: number;
   tag: string;
-  resolve(reply: ConsumeReply): void;
-  reject(error: unknown): void;
 }
 
-/** The consumes of one shard checked against one fence value. */
+/** The consumes of one shard checked against one fence value, and where each came in the batch. */
 interface Group {
   fenceKey: string;
   fence: string;
   consumes: Consume[];
+  positions: number[];
 }
 
 /** Most markers in one script call, so one call never holds Redis for long. */
@@ -27,87 +29,68 @@ const VERDICT_OF: Readonly<Record<string, ConsumeReply>> = { f: 'fresh', a: 'aga
 const VERDICT_LETTERS = /^[fau]*$/;
 
 /**
- * Gathers the consumes made in the same event-loop turn (the requests that arrived together) into
- * one consumeEachOnce call, grouped by shard: the same guarantee for each marker, one command for
- * the lot instead of one per request. Each caller gets its own marker's verdict.
+ * Gathers the consumes made in the same event-loop turn into one consumeEachOnce call, grouped by
+ * shard and by the fence value each was read with (a fence adopted within the turn makes a second
+ * group of that shard): the same guarantee for each marker, one command for the lot instead of one
+ * per request. Each caller gets its own marker's verdict.
  */
 export class ConsumeBatcher {
-  readonly #consumeEachOnce: ScriptCall;
-  /** The open groups by fence key: a shard has one group per call. */
-  #open = new Map<string, Group>();
-  #count = 0;
-  #scheduled = false;
-  readonly #flushScheduled = (): void => {
-    this.#scheduled = false;
-    this.#flush();
-  };
+  readonly #batcher: TurnBatcher<Consume, ConsumeReply>;
 
   constructor(consumeEachOnce: ScriptCall) {
-    this.#consumeEachOnce = consumeEachOnce;
+    this.#batcher = new TurnBatcher((consumes) => sendConsumes(consumeEachOnce, consumes), MAX_BATCH);
   }
 
   consume(fenceKey: string, fence: string, marker: string, ttlMs: number, tag: string): Promise<ConsumeReply> {
-    let group = this.#open.get(fenceKey);
-    if (group !== undefined && group.fence !== fence) {
-      // The shard's fence changed within the turn (adopted after a loss): what was gathered
-      // goes against the value it was read with, this consume starts the next call.
-      this.#flush();
-      group = undefined;
-    }
-    if (group === undefined) {
-      group = { fenceKey, fence, consumes: [] };
-      this.#open.set(fenceKey, group);
-    }
-    const { consumes } = group;
-    const reply = new Promise<ConsumeReply>((resolve, reject) => consumes.push({ marker, ttlMs, tag, resolve, reject }));
-    if (++this.#count >= MAX_BATCH) {
-      this.#flush();
-    } else if (!this.#scheduled) {
-      this.#scheduled = true;
-      // After the I/O callbacks of this turn: every request that arrived with this one is in.
-      setImmediate(this.#flushScheduled);
-    }
-    return reply;
-  }
-
-  #flush(): void {
-    if (this.#count === 0) return;
-    const groups = [...this.#open.values()];
-    this.#open = new Map();
-    this.#count = 0;
-    const keys: string[] = [];
-    for (const group of groups) {
-      keys.push(group.fenceKey);
-      for (const c of group.consumes) keys.push(c.marker);
-    }
-    this.#consumeEachOnce(keys, [encodeConsumes(groups)]).then(
-      (replies) => {
-        if (!Array.isArray(replies) || replies.length !== groups.length) {
-          rejectAll(groups, new Error(`unexpected consume reply ${JSON.stringify(replies)}`));
-          return;
-        }
-        for (let i = 0; i < groups.length; i++) settle(groups[i]!.consumes, replies[i]);
-      },
-      (error: unknown) => rejectAll(groups, error),
-    );
+    return this.#batcher.add({ fenceKey, fence, marker, ttlMs, tag });
   }
 }
 
-/** Hands each consume of a group its verdict (or the fence that moved). */
-function settle(consumes: Consume[], reply: unknown): void {
-  if (typeof reply === 'string' && reply.length === consumes.length && VERDICT_LETTERS.test(reply)) {
-    for (let i = 0; i < consumes.length; i++) consumes[i]!.resolve(VERDICT_OF[reply[i]!]!);
-    return;
+async function sendConsumes(consumeEachOnce: ScriptCall, consumes: readonly Consume[]): Promise<ItemOutcome<ConsumeReply>[]> {
+  const groups = groupByFence(consumes);
+  const keys: string[] = [];
+  for (const group of groups) {
+    keys.push(group.fenceKey);
+    for (const c of group.consumes) keys.push(c.marker);
+  }
+  const replies = await consumeEachOnce(keys, [encodeConsumes(groups)]);
+  if (!Array.isArray(replies) || replies.length !== groups.length) throw new Error(`unexpected consume reply ${JSON.stringify(replies)}`);
+  const outcomes = new Array<ItemOutcome<ConsumeReply>>(consumes.length);
+  for (let i = 0; i < groups.length; i++) {
+    const { positions } = groups[i]!;
+    const verdicts = verdictsOf(replies[i], positions.length);
+    for (let j = 0; j < positions.length; j++) outcomes[positions[j]!] = verdicts[j]!;
+  }
+  return outcomes;
+}
+
+function groupByFence(consumes: readonly Consume[]): Group[] {
+  const byShard = new Map<string, Group[]>();
+  const groups: Group[] = [];
+  for (let i = 0; i < consumes.length; i++) {
+    const c = consumes[i]!;
+    let ofShard = byShard.get(c.fenceKey);
+    if (ofShard === undefined) byShard.set(c.fenceKey, (ofShard = []));
+    let group = ofShard.find((g) => g.fence === c.fence);
+    if (group === undefined) {
+      group = { fenceKey: c.fenceKey, fence: c.fence, consumes: [], positions: [] };
+      ofShard.push(group);
+      groups.push(group);
+    }
+    group.consumes.push(c);
+    group.positions.push(i);
+  }
+  return groups;
+}
+
+/** One group's reply as each of its consumes' outcome: its verdict, the fence that moved, or an error. */
+function verdictsOf(reply: unknown, count: number): ItemOutcome<ConsumeReply>[] {
+  if (typeof reply === 'string' && reply.length === count && VERDICT_LETTERS.test(reply)) {
+    return Array.from(reply, (letter) => VERDICT_OF[letter]!);
   }
   if (Array.isArray(reply) && reply[0] === 'fence') {
-    const found = typeof reply[1] === 'string' ? reply[1] : null;
-    for (const c of consumes) c.resolve({ fence: found });
-    return;
+    const moved = { fence: typeof reply[1] === 'string' ? reply[1] : null };
+    return new Array<ConsumeReply>(count).fill(moved);
   }
-  const error = new Error(`unexpected consume reply ${JSON.stringify(reply)}`);
-  for (const c of consumes) c.reject(error);
-}
-
-function rejectAll(groups: readonly Group[], error: unknown): void {
-  for (const group of groups) for (const c of group.consumes) c.reject(error);
+  return new Array<Error>(count).fill(new Error(`unexpected consume reply ${JSON.stringify(reply)}`));
 }

@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import type { RedisConfig } from '../parseStoreConfig.js';
 import { type ConsumeResult, type Lifetime, type Store, type StoreHealth, StoreUnavailableError } from '../Store.js';
 import { ConsumeBatcher } from './ConsumeBatcher.js';
+import { IncrementBatcher } from './IncrementBatcher.js';
 import { LossFence } from './LossFence.js';
 import { connectRedis } from './connectRedis.js';
 import { closeRedis } from './helpers/closeRedis.js';
@@ -9,7 +10,7 @@ import { defineScripts } from './helpers/defineScripts.js';
 import { unavailable } from './helpers/unavailable.js';
 import { appendCapped } from './scripts/appendCapped.js';
 import { consumeEachOnce } from './scripts/consumeEachOnce.js';
-import { countInWindow } from './scripts/countInWindow.js';
+import { countEachInWindow } from './scripts/countEachInWindow.js';
 import { openFence } from './scripts/openFence.js';
 
 export interface RedisStoreOptions extends RedisConfig {
@@ -28,7 +29,7 @@ export interface RedisStoreOptions extends RedisConfig {
  */
 export const MARKER_SHARDS = 16;
 
-const SCRIPTS = { consumeEachOnce, countInWindow, appendCapped, openFence };
+const SCRIPTS = { consumeEachOnce, countEachInWindow, appendCapped, openFence };
 
 /**
  * The Store shared by every node, in Redis (or Valkey): one Lua script per atomic operation, every
@@ -41,6 +42,7 @@ export class RedisStore implements Store {
   readonly #scripts: ReturnType<typeof defineScripts<typeof SCRIPTS>>;
   readonly #fence: LossFence;
   readonly #batcher: ConsumeBatcher;
+  readonly #increments: IncrementBatcher;
   readonly #prefix: string;
   /** Per shard: its fence key, and the start of its markers' keys (one hash tag each). */
   readonly #fenceKeys: readonly string[];
@@ -64,6 +66,7 @@ export class RedisStore implements Store {
     this.#fenceKeys = Array.from({ length: MARKER_SHARDS }, (_, shard) => `${this.#prefix}{m${shard}}:fence`);
     this.#markerPrefixes = Array.from({ length: MARKER_SHARDS }, (_, shard) => `${this.#prefix}{m${shard}}:marker:`);
     this.#batcher = new ConsumeBatcher(this.#scripts.consumeEachOnce);
+    this.#increments = new IncrementBatcher(this.#scripts.countEachInWindow);
     this.#fence = new LossFence(redis, { fenceKeys: this.#fenceKeys, openFence: this.#scripts.openFence, clockSkewMs: opts.clockSkewMs, now: this.#now });
     redis.on('ready', () => void this.#fence.check().catch(() => undefined));
     this.#timer = setInterval(() => {
@@ -98,9 +101,8 @@ export class RedisStore implements Store {
     );
   }
 
-  async increment(key: string, windowMs: number, by = 1): Promise<number> {
-    const r = await this.#scripts.countInWindow([`${this.#prefix}counter:${key}`], [Math.max(1, Math.ceil(windowMs)), by]).catch(unavailable);
-    return Number(r);
+  increment(key: string, windowMs: number, by = 1): Promise<number> {
+    return this.#increments.increment(`${this.#prefix}counter:${key}`, Math.max(1, Math.ceil(windowMs)), by).catch(unavailable);
   }
 
   async append(key: string, item: Uint8Array, ttlMs: number, cap: number): Promise<void> {

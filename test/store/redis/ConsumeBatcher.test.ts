@@ -68,16 +68,18 @@ describe('ConsumeBatcher', () => {
     expect(await redis.exists(marker(2, 201))).toBe(1);
   });
 
-  it('a shard whose fence changes within a turn: what was gathered goes in one call against the old value, the rest in the next', async () => {
+  it('a shard whose fence changes within a turn: each value read is checked as a group of its own in the one call', async () => {
     const batcher = new ConsumeBatcher(counted);
     const before = calls;
     const replies = await Promise.all([
       batcher.consume('{s0}:fence', 'old', marker(0, 300), 60_000, ''),
       batcher.consume('{s1}:fence', 'f1', marker(1, 301), 60_000, ''),
       batcher.consume('{s0}:fence', 'f0', marker(0, 302), 60_000, ''),
+      batcher.consume('{s0}:fence', 'old', marker(0, 303), 60_000, ''),
     ]);
-    expect(calls - before).toBe(2);
-    expect(replies).toEqual([{ fence: 'f0' }, 'fresh', 'fresh']);
+    expect(calls - before).toBe(1);
+    expect(replies).toEqual([{ fence: 'f0' }, 'fresh', 'fresh', { fence: 'f0' }]);
+    expect(await redis.exists(marker(0, 303))).toBe(0);
     expect(await redis.exists(marker(0, 300))).toBe(0);
     expect(await redis.exists(marker(1, 301), marker(0, 302))).toBe(2);
   });
@@ -109,6 +111,16 @@ describe('ConsumeBatcher', () => {
     expect(calls - before).toBe(3);
     expect(replies.every((r) => r === 'fresh')).toBe(true);
     expect(await redis.pttl(marker(2, 1_299))).toBeGreaterThan(59_000);
+  });
+
+  it('a group answered with something other than its verdicts rejects its own consumes only', async () => {
+    const batcher = new ConsumeBatcher(async () => ['ff', 'not verdicts']);
+    const results = await Promise.allSettled([
+      batcher.consume('{s0}:fence', 'f0', marker(0, 6_000), 1_000, ''),
+      batcher.consume('{s1}:fence', 'f1', marker(1, 6_001), 1_000, ''),
+      batcher.consume('{s0}:fence', 'f0', marker(0, 6_002), 1_000, ''),
+    ]);
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value : 'rejected'))).toEqual(['fresh', 'rejected', 'fresh']);
   });
 
   it('a failed call rejects every consume it carried', async () => {

@@ -1,0 +1,40 @@
+import type { ScriptCall } from './helpers/defineScripts.js';
+import { type ItemOutcome, TurnBatcher } from './helpers/TurnBatcher.js';
+import { encodeCounts } from './scripts/countEachInWindow.js';
+
+interface Increment {
+  counter: string;
+  windowMs: number;
+  by: number;
+}
+
+/** Most counters in one script call, so one call never holds Redis for long. */
+const MAX_BATCH = 128;
+
+/**
+ * Gathers the increments made in the same event-loop turn (the rate limits of the requests that
+ * arrived together) into one countEachInWindow call: one command and one write for the lot, where
+ * ioredis' auto-pipeline would hold each a turn longer and build a pipeline for it. Each caller
+ * gets its own counter's count.
+ */
+export class IncrementBatcher {
+  readonly #batcher: TurnBatcher<Increment, number>;
+
+  constructor(countEachInWindow: ScriptCall) {
+    this.#batcher = new TurnBatcher((increments) => sendIncrements(countEachInWindow, increments), MAX_BATCH);
+  }
+
+  /** Adds `by` (a whole number >= 0; 0 reads) to `counter`, which lives `windowMs` (>= 1) from its first use. */
+  increment(counter: string, windowMs: number, by: number): Promise<number> {
+    return this.#batcher.add({ counter, windowMs, by });
+  }
+}
+
+async function sendIncrements(countEachInWindow: ScriptCall, increments: readonly Increment[]): Promise<ItemOutcome<number>[]> {
+  const counts = await countEachInWindow(
+    increments.map((i) => i.counter),
+    [encodeCounts(increments)],
+  );
+  if (!Array.isArray(counts)) throw new Error(`unexpected count reply ${JSON.stringify(counts)}`);
+  return counts.map((c) => (typeof c === 'number' ? c : new Error(`unexpected count ${JSON.stringify(c)}`)));
+}
