@@ -13,8 +13,7 @@ const MAX_BATCH = 128;
 
 /**
  * Gathers the increments made in the same event-loop turn (the rate limits of the requests that
- * arrived together) into one countEachInWindow call: one command and one write for the lot, where
- * ioredis' auto-pipeline would hold each a turn longer and build a pipeline for it. Each caller
+ * arrived together) into one countEachInWindow call: one command and one write for the lot. Each caller
  * gets its own counter's count.
  */
 export class IncrementBatcher {

@@ -111,7 +111,7 @@ export class RedisStore implements Store {
   }
 
   async lists(keys: readonly string[]): Promise<Uint8Array[][]> {
-    // One LRANGE per list (each its own slot in a cluster), sent together by auto-pipelining.
+    // One LRANGE per list (each its own slot in a cluster).
     const lists = await Promise.all(keys.map((k) => this.#redis.lrangeBuffer(`${this.#prefix}list:${k}`, 0, -1))).catch(unavailable);
     return lists.map((items) => items.map((b) => new Uint8Array(b)));
   }

@@ -1,9 +1,11 @@
 /**
- * Script calls on an auto-pipelining client: a script whose caller batches already is written in
- * the turn it is called, the others wait for the auto-pipeline; both answer on a real redis-server.
+ * Script calls as the store makes them, on a real redis-server: keys and arguments (text, numbers,
+ * bytes) arrive as given, with a fixed or a per-call number of keys; and the store's client writes
+ * each call in the turn it is made.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { connectRedis } from '../../../src/store/redis/connectRedis.js';
 import { defineScripts } from '../../../src/store/redis/helpers/defineScripts.js';
 import { type TestRedis, startRedis } from '../../helpers/redisServer.js';
 
@@ -12,28 +14,29 @@ let redis: Redis;
 
 beforeAll(async () => {
   server = await startRedis();
-  redis = new Redis(server.url, { enableAutoPipelining: true });
-  await redis.ping();
+  redis = connectRedis(server.config());
+  await redis.connect();
 });
 afterAll(async () => {
   redis.disconnect();
   await server.close();
 });
 
-const echo = 'return {KEYS[1], ARGV[1], ARGV[2]}';
+const echo = 'return {KEYS, ARGV}';
 
-it('sends a sendAtOnce script at once and leaves the others to the auto-pipeline', async () => {
-  const scripts = defineScripts(redis, { batched: { lua: echo, sendAtOnce: true }, single: { lua: echo, numberOfKeys: 1 } });
-  const batched = scripts.batched(['k1'], ['a', 7]);
+it('passes keys and arguments as given, with a fixed or a per-call number of keys', async () => {
+  const scripts = defineScripts(redis, { fixed: { lua: echo, numberOfKeys: 1 }, perCall: { lua: echo } });
+  expect(await scripts.fixed(['k1'], ['a', 7, Buffer.from('b c')])).toEqual([['k1'], ['a', '7', 'b c']]);
+  expect(await scripts.perCall(['k1', 'k2', 'k3'], ['x'])).toEqual([['k1', 'k2', 'k3'], ['x']]);
+  expect(await scripts.perCall([], [''])).toEqual([[], ['']]);
+});
+
+it("writes each call in the turn it is made: nothing waits in ioredis' auto-pipeline", async () => {
+  const scripts = defineScripts(redis, { again: { lua: echo } });
+  const replies = [scripts.again(['k'], ['1']), scripts.again(['k'], ['2'])];
   expect(redis.autoPipelineQueueSize).toBe(0);
-  const single = scripts.single(['k2'], ['b', Buffer.from('c')]);
-  expect(redis.autoPipelineQueueSize).toBe(1);
-  expect(await Promise.all([batched, single])).toEqual([
-    ['k1', 'a', '7'],
-    ['k2', 'b', 'c'],
+  expect(await Promise.all(replies)).toEqual([
+    [['k'], ['1']],
+    [['k'], ['2']],
   ]);
-  // Another client keeps auto-pipelining the script's command: the setting is per client.
-  const other = new Redis(server.url, { enableAutoPipelining: true, lazyConnect: true });
-  expect(other.options.autoPipeliningIgnoredCommands).not.toContain('ariadne_batched');
-  other.disconnect();
 });

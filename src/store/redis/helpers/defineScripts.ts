@@ -5,12 +5,6 @@ export interface LuaScript {
   lua: string;
   numberOfKeys?: number;
   readOnly?: boolean;
-  /**
-   * Its caller gathers many operations into each call already: the call is written at once
-   * instead of waiting a turn of the event loop for ioredis' auto-pipeline, which would only
-   * add that turn, a pipeline object and a deferred callback per call.
-   */
-  sendAtOnce?: boolean;
 }
 
 export type ScriptCall = (keys: readonly string[], args: readonly (string | number | Buffer)[]) => Promise<unknown>;
@@ -23,12 +17,8 @@ export function defineScripts<T extends Record<string, LuaScript>>(redis: Redis,
   const calls = {} as { [K in keyof T]: ScriptCall };
   for (const name of Object.keys(scripts) as (keyof T & string)[]) {
     const command = `ariadne_${name}`;
-    const { numberOfKeys, sendAtOnce, ...definition } = scripts[name]!;
+    const { numberOfKeys, ...definition } = scripts[name]!;
     redis.defineCommand(command, numberOfKeys === undefined ? definition : { ...definition, numberOfKeys });
-    if (sendAtOnce === true) {
-      // A new array: the client's default one is shared by every client.
-      redis.options.autoPipeliningIgnoredCommands = [...(redis.options.autoPipeliningIgnoredCommands ?? []), command];
-    }
     const run = (redis as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[command]!;
     // ioredis flattens nested arrays itself: no spread of every key and argument into the call.
     calls[name] = numberOfKeys === undefined ? (keys, args) => run.call(redis, keys.length, keys, args) : (keys, args) => run.call(redis, keys, args);

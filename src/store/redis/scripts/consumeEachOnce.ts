@@ -15,7 +15,6 @@
  * needs one call per slot: every group here is one shard, that is one hash tag.
  */
 export const consumeEachOnce = {
-  sendAtOnce: true,
   lua: `
 local text, at = ARGV[1], 1
 local function number()

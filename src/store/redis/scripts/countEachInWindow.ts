@@ -9,7 +9,6 @@
  * the amounts cannot all be read.
  */
 export const countEachInWindow = {
-  sendAtOnce: true,
   lua: `
 local windows, amounts = {}, {}
 for window, by in string.gmatch(ARGV[1], '(%d+) (%d+) ') do
