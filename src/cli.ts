@@ -16,6 +16,9 @@ import { claimPort } from './http/claimPort.js';
 import { serverUrl } from './http/serverUrl.js';
 import { openStore } from './store/openStore.js';
 
+/** Longest wait for the other threads to stop after one crashed, before exiting regardless. */
+const CRASH_STOP_BOUND_MS = 2_000;
+
 const loaded = loadConfig(process.env);
 if (!loaded.ok) {
   console.error(loaded.error);
@@ -63,8 +66,20 @@ if (!threaded) {
     sites: sitesLoaded.snapshot,
     shared: stores.shared,
     credentials,
-    onCrash: (message) => fatal(`${message}; exiting rather than serving without it`),
+    onCrash: (message) => void exitAfterCrash(`${message}; exiting rather than serving without it`),
   }).catch(fatal);
+  /**
+   * The other threads are cut off at once (no grace: the store they share may be torn) before the
+   * process exits 1: exiting while a thread still holds its sockets aborts in native code. A
+   * thread that does not stop within the bound (stuck on a lock the dead one held) gets that abort.
+   */
+  const exitAfterCrash = async (message: string) => {
+    log.fatal(message);
+    console.error(message);
+    const bound = new Promise((resolve) => setTimeout(resolve, CRASH_STOP_BOUND_MS).unref());
+    await Promise.race([threads.stop(0), bound]);
+    process.exit(1);
+  };
   const replace = async (snapshot: typeof sitesLoaded.snapshot) => {
     await threads.replaceSites(snapshot);
     return sites.replace(snapshot);

@@ -36,10 +36,26 @@ const allThreads = () =>
   });
 const server = await serveHere({ config, sites, store, credentials, log, threadOfPort: true, threadMetrics: { thread: String(data.thread), allThreads } });
 
+/**
+ * An uncaught error leaves this thread, and what it shares with the others, in an unknown state:
+ * it reports the error, cuts its connections and exits, and the main thread ends the process. Left
+ * to die with its sockets open, the thread would end its event loop under uWebSockets.js's handles,
+ * which aborts the whole process in native code.
+ */
+let crashed = false;
+function crash(error: unknown): void {
+  if (crashed) return;
+  crashed = true;
+  tell({ type: 'crashed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  void server.close(0).finally(() => process.exit(1));
+}
+process.on('uncaughtException', crash);
+process.on('unhandledRejection', crash);
+
 parentPort!.on('message', (m: ToServerThread) => {
   switch (m.type) {
     case 'stop':
-      return void stop();
+      return void stop(m.graceMs);
     case 'sites':
       sites.replace(m.snapshot);
       return tell({ type: 'sites-applied', version: m.version });
@@ -52,8 +68,8 @@ parentPort!.on('message', (m: ToServerThread) => {
 });
 tell({ type: 'listening' });
 
-async function stop(): Promise<void> {
-  await server.close();
+async function stop(graceMs?: number): Promise<void> {
+  await server.close(graceMs);
   await store.close();
   process.exit(0);
 }

@@ -28,7 +28,8 @@ export interface ServerThreadData {
 /** Messages to a server thread. */
 export type ToServerThread =
   | { type: 'sites'; snapshot: SitesSnapshot; version: number }
-  | { type: 'stop' }
+  /** Stop serving: let requests in flight finish for at most `graceMs` (default: the server's). */
+  | { type: 'stop'; graceMs?: number }
   /** Send your metrics (prom-client JSON), for the scrape `id`. */
   | { type: 'metrics-json'; id: number }
   /** Every thread's metrics, for the scrape `id` you asked for. */
@@ -36,6 +37,8 @@ export type ToServerThread =
 /** Messages from a server thread. */
 export type FromServerThread =
   | { type: 'listening' }
+  /** An uncaught error: the thread stops serving and exits; the process must end (superviseThread). */
+  | { type: 'crashed'; message: string }
   | { type: 'sites-applied'; version: number }
   /** A scrape of GET /metrics: answer with every thread's metrics. */
   | { type: 'metrics'; id: number }
@@ -57,8 +60,11 @@ export interface ServerThreadsOptions {
 export interface ServerThreads {
   /** Serves `snapshot` on every thread from now on (the SIGHUP reload); resolves once all do. */
   replaceSites(snapshot: SitesSnapshot): Promise<void>;
-  /** Every thread finishes its requests in flight and stops; resolves when all have exited. */
-  stop(): Promise<void>;
+  /**
+   * Every thread finishes its requests in flight (for at most `graceMs`, default the server's)
+   * and stops; resolves when all have exited.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** What a thread may call on the owners: the lists, and the credentials except `close`. */
@@ -127,10 +133,10 @@ export async function startServerThreads(opts: ServerThreadsOptions): Promise<Se
       send({ type: 'sites', snapshot, version });
       await all;
     },
-    async stop() {
+    async stop(graceMs) {
       stopping = true;
       const exited = threads.map((w) => new Promise((resolve) => (w.threadId === -1 ? resolve(undefined) : w.once('exit', resolve))));
-      send({ type: 'stop' });
+      send(graceMs === undefined ? { type: 'stop' } : { type: 'stop', graceMs });
       await Promise.all(exited);
     },
   };

@@ -10,7 +10,10 @@ export interface Supervision {
   onCrash(message: string): void;
 }
 
-/** Reports the death of `worker` (an uncaught error, or any exit while not stopping) once. */
+/**
+ * Reports the death of `worker` once: an uncaught error it reported itself (a server thread
+ * catches its own, see serverThread.ts), one that killed it, or any exit while not stopping.
+ */
 export function superviseThread(worker: Worker, name: string, supervision: Supervision): void {
   let reported = false;
   const report = (message: string) => {
@@ -18,6 +21,9 @@ export function superviseThread(worker: Worker, name: string, supervision: Super
     reported = true;
     supervision.onCrash(message);
   };
+  worker.on('message', (m: { type?: unknown; message?: unknown }) => {
+    if (m?.type === 'crashed') report(`${name} crashed: ${String(m.message)}`);
+  });
   worker.on('error', (err) => report(`${name} crashed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
   worker.on('exit', (code) => report(`${name} exited with code ${code}`));
 }

@@ -21,6 +21,12 @@ describe('superviseThread', () => {
     expect(reports[0]).toMatch(/^server thread 2 of 2 crashed: Error: bucket torn/);
   });
 
+  it('reports the error a thread caught and reported itself before exiting, once', async () => {
+    const code = "require('node:worker_threads').parentPort.postMessage({ type: 'crashed', message: 'Error: bucket torn' }); setTimeout(() => process.exit(1), 10)";
+    expect(await reportsOf(code)).toEqual(['server thread 2 of 2 crashed: Error: bucket torn']);
+    expect(await reportsOf("require('node:worker_threads').parentPort.postMessage({ type: 'listening' })")).toEqual(['server thread 2 of 2 exited with code 0']);
+  });
+
   it('reports a thread that exits while the process serves, with its code', async () => {
     expect(await reportsOf('process.exit(3)')).toEqual(['server thread 2 of 2 exited with code 3']);
     expect(await reportsOf('')).toEqual(['server thread 2 of 2 exited with code 0']);

@@ -135,6 +135,41 @@ describe('WORKERS=2: rate limits', () => {
   });
 });
 
+/**
+ * A fault put into a real process from outside, the way a bug would strike: loaded before the
+ * server in the main thread and in every thread, it makes server thread 2 throw an uncaught
+ * error when the process gets SIGUSR2 (nothing in Ariadne listens to that signal).
+ */
+const THREAD_2_THROWS_ON_SIGUSR2 = `data:text/javascript,${encodeURIComponent(`
+import { BroadcastChannel, isMainThread, workerData } from 'node:worker_threads';
+const fault = new BroadcastChannel('ariadne-test-fault');
+fault.unref();
+if (isMainThread) process.on('SIGUSR2', () => fault.postMessage(2));
+else fault.onmessage = ({ data }) => {
+  if (workerData && workerData.config && workerData.thread === data) throw new Error('injected fault in server thread ' + data);
+};
+`)}`;
+
+describe('WORKERS=2: a thread that dies', () => {
+  it('is reported, and the process exits 1 instead of serving on with the other thread', async () => {
+    const node = await startNode({ ...BASE, WORKERS: '2' }, ['--import', THREAD_2_THROWS_ON_SIGUSR2]);
+    try {
+      const served = await burst(20, node.at('/challenge'), { site_key: 'site-a' });
+      expect(served.every((a) => a.status === 200)).toBe(true);
+      expect([...(await answersByThread(node, '/challenge')).keys()].sort()).toEqual(['1', '2']);
+
+      const exited = new Promise<number | null>((resolve) => node.child.once('exit', (code) => resolve(code)));
+      node.child.kill('SIGUSR2');
+      const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
+      expect(code).toBe(1);
+      expect(node.output()).toMatch(/server thread 2 of 2 crashed: Error: injected fault in server thread 2[^]*exiting rather than serving without it/);
+      await expect(onNewConnection(node.at('/healthz'))).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      await node.stop();
+    }
+  });
+});
+
 describe('WORKERS: the port is the process\'s alone', () => {
   it.each([
     ['2', '2'],

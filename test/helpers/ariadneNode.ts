@@ -17,9 +17,12 @@ export interface AriadneNode {
   stop(): Promise<number | null>;
 }
 
-/** Starts a node with `env` on top of a loopback host and port 0; resolves once it listens. */
-export async function startNode(env: Record<string, string>): Promise<AriadneNode> {
-  const child = spawn(process.execPath, ['dist/cli.js'], {
+/**
+ * Starts a node with `env` on top of a loopback host and port 0; resolves once it listens.
+ * `nodeArgs` go to node before the script (its threads inherit them).
+ */
+export async function startNode(env: Record<string, string>, nodeArgs: readonly string[] = []): Promise<AriadneNode> {
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/cli.js'], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
