@@ -3,15 +3,17 @@ import type { RedisConfig } from '../parseStoreConfig.js';
 import { type ConsumeResult, type Lifetime, type Store, type StoreHealth, StoreUnavailableError } from '../Store.js';
 import { ConsumeBatcher } from './ConsumeBatcher.js';
 import { IncrementBatcher } from './IncrementBatcher.js';
+import { ListBatcher } from './ListBatcher.js';
 import { LossFence } from './LossFence.js';
 import { connectRedis } from './connectRedis.js';
 import { closeRedis } from './helpers/closeRedis.js';
 import { defineScripts } from './helpers/defineScripts.js';
 import { unavailable } from './helpers/unavailable.js';
-import { appendCapped } from './scripts/appendCapped.js';
+import { appendEachCapped } from './scripts/appendEachCapped.js';
 import { consumeEachOnce } from './scripts/consumeEachOnce.js';
 import { countEachInWindow } from './scripts/countEachInWindow.js';
 import { openFence } from './scripts/openFence.js';
+import { readEachList } from './scripts/readEachList.js';
 
 export interface RedisStoreOptions extends RedisConfig {
   /** How often the server's identity and the fences are re-checked. Default 1000 ms. */
@@ -29,7 +31,7 @@ export interface RedisStoreOptions extends RedisConfig {
  */
 export const MARKER_SHARDS = 16;
 
-const SCRIPTS = { consumeEachOnce, countEachInWindow, appendCapped, openFence };
+const SCRIPTS = { consumeEachOnce, countEachInWindow, appendEachCapped, readEachList, openFence };
 
 /**
  * The Store shared by every node, in Redis (or Valkey): one Lua script per atomic operation, every
@@ -43,6 +45,7 @@ export class RedisStore implements Store {
   readonly #fence: LossFence;
   readonly #batcher: ConsumeBatcher;
   readonly #increments: IncrementBatcher;
+  readonly #lists: ListBatcher;
   readonly #prefix: string;
   /** Per shard: its fence key, and the start of its markers' keys (one hash tag each). */
   readonly #fenceKeys: readonly string[];
@@ -67,6 +70,7 @@ export class RedisStore implements Store {
     this.#markerPrefixes = Array.from({ length: MARKER_SHARDS }, (_, shard) => `${this.#prefix}{m${shard}}:marker:`);
     this.#batcher = new ConsumeBatcher(this.#scripts.consumeEachOnce);
     this.#increments = new IncrementBatcher(this.#scripts.countEachInWindow);
+    this.#lists = new ListBatcher(this.#scripts);
     this.#fence = new LossFence(redis, { fenceKeys: this.#fenceKeys, openFence: this.#scripts.openFence, clockSkewMs: opts.clockSkewMs, now: this.#now });
     redis.on('ready', () => void this.#fence.check().catch(() => undefined));
     this.#timer = setInterval(() => {
@@ -107,12 +111,11 @@ export class RedisStore implements Store {
 
   async append(key: string, item: Uint8Array, ttlMs: number, cap: number): Promise<void> {
     const bytes = Buffer.from(item.buffer, item.byteOffset, item.byteLength);
-    await this.#scripts.appendCapped([`${this.#prefix}list:${key}`], [bytes, cap, Math.max(1, Math.ceil(ttlMs))]).catch(unavailable);
+    await this.#lists.append(`${this.#prefix}list:${key}`, bytes, Math.max(1, Math.floor(cap)), Math.max(1, Math.ceil(ttlMs))).catch(unavailable);
   }
 
   async lists(keys: readonly string[]): Promise<Uint8Array[][]> {
-    // One LRANGE per list (each its own slot in a cluster).
-    const lists = await Promise.all(keys.map((k) => this.#redis.lrangeBuffer(`${this.#prefix}list:${k}`, 0, -1))).catch(unavailable);
+    const lists = await this.#lists.read(keys.map((k) => `${this.#prefix}list:${k}`)).catch(unavailable);
     return lists.map((items) => items.map((b) => new Uint8Array(b)));
   }
 

@@ -5,6 +5,8 @@ export interface LuaScript {
   lua: string;
   numberOfKeys?: number;
   readOnly?: boolean;
+  /** Its replies' strings come as Buffers (binary items), not decoded as UTF-8 text. */
+  replyAsBuffers?: boolean;
 }
 
 export type ScriptCall = (keys: readonly string[], args: readonly (string | number | Buffer)[]) => Promise<unknown>;
@@ -17,9 +19,10 @@ export function defineScripts<T extends Record<string, LuaScript>>(redis: Redis,
   const calls = {} as { [K in keyof T]: ScriptCall };
   for (const name of Object.keys(scripts) as (keyof T & string)[]) {
     const command = `ariadne_${name}`;
-    const { numberOfKeys, ...definition } = scripts[name]!;
+    const { numberOfKeys, replyAsBuffers, ...definition } = scripts[name]!;
     redis.defineCommand(command, numberOfKeys === undefined ? definition : { ...definition, numberOfKeys });
-    const run = (redis as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[command]!;
+    // ioredis defines each command twice: replies as text, and `<command>Buffer` with raw bytes.
+    const run = (redis as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[replyAsBuffers === true ? `${command}Buffer` : command]!;
     // ioredis flattens nested arrays itself: no spread of every key and argument into the call.
     calls[name] = numberOfKeys === undefined ? (keys, args) => run.call(redis, keys.length, keys, args) : (keys, args) => run.call(redis, keys, args);
   }

@@ -1,0 +1,58 @@
+import type { ScriptCall } from './helpers/defineScripts.js';
+import { type ItemOutcome, TurnBatcher } from './helpers/TurnBatcher.js';
+import { encodeCaps } from './scripts/appendEachCapped.js';
+
+interface Append {
+  list: string;
+  item: Buffer;
+  cap: number;
+  ttlMs: number;
+}
+
+/** Most appends, or lists read, in one script call, so one call never holds Redis for long. */
+const MAX_BATCH = 128;
+
+/**
+ * Gathers the list reads and the list appends made in the same event-loop turn (the duplicate-
+ * trace lookups and memories of the requests that arrived together) into one readEachList and one
+ * appendEachCapped call: one command each for the lot instead of one per request. Each caller
+ * gets its own lists, or its own append's completion.
+ */
+export class ListBatcher {
+  readonly #reads: TurnBatcher<readonly string[], Buffer[][]>;
+  readonly #appends: TurnBatcher<Append, true>;
+
+  constructor(scripts: { readEachList: ScriptCall; appendEachCapped: ScriptCall }) {
+    this.#reads = new TurnBatcher((reads) => sendReads(scripts.readEachList, reads), MAX_BATCH);
+    this.#appends = new TurnBatcher((appends) => sendAppends(scripts.appendEachCapped, appends), MAX_BATCH);
+  }
+
+  /** The items of each of `lists`, oldest first. */
+  read(lists: readonly string[]): Promise<Buffer[][]> {
+    return this.#reads.add(lists);
+  }
+
+  /** Appends `item` to `list`, keeping its newest `cap` (>= 1) items, the list living `ttlMs` (>= 1) from now. */
+  append(list: string, item: Buffer, cap: number, ttlMs: number): Promise<true> {
+    return this.#appends.add({ list, item, cap, ttlMs });
+  }
+}
+
+async function sendReads(readEachList: ScriptCall, reads: readonly (readonly string[])[]): Promise<ItemOutcome<Buffer[][]>[]> {
+  const replies = await readEachList(reads.flat(), []);
+  const total = reads.reduce((n, lists) => n + lists.length, 0);
+  if (!Array.isArray(replies) || replies.length !== total || !replies.every((r) => Array.isArray(r) && r.every(Buffer.isBuffer))) {
+    throw new Error('unexpected list reply');
+  }
+  let at = 0;
+  return reads.map((lists) => replies.slice(at, (at += lists.length)) as Buffer[][]);
+}
+
+async function sendAppends(appendEachCapped: ScriptCall, appends: readonly Append[]): Promise<ItemOutcome<true>[]> {
+  const reply = await appendEachCapped(
+    appends.map((a) => a.list),
+    [encodeCaps(appends), ...appends.map((a) => a.item)],
+  );
+  if (reply !== appends.length) throw new Error(`unexpected append reply ${JSON.stringify(reply)}`);
+  return appends.map(() => true);
+}
