@@ -5,7 +5,6 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { writeFile, mkdtemp, rm } from 'node:fs/promises';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,43 +12,11 @@ import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
 import { type AriadneNode, startNode, traceTimePassed } from '../helpers/ariadneNode.js';
 import { buildSubmission, postJson } from '../helpers/client.js';
 import { freePort } from '../helpers/freePort.js';
+import { answersByThread, burst, onNewConnection } from '../helpers/threadsOfNode.js';
 import { testKernel } from '../helpers/server.js';
 
 const BASE = { SIGNING_SECRET: randomBytes(32).toString('base64url'), POW_DIFFICULTY: '8', RATE_LIMIT_PER_MINUTE: '0', SCORING_MODE: 'off' };
 const CONNECTIONS = 50;
-
-/** POSTs (or GETs without a body) on a connection of its own, so the kernel spreads them over the threads. */
-function onNewConnection(url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const data = body === undefined ? undefined : JSON.stringify(body);
-    const req = request(url, { method: data ? 'POST' : 'GET', agent: false, headers: data ? { 'content-type': 'application/json', ...headers } : headers }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, text }));
-    });
-    req.on('error', reject);
-    req.end(data);
-  });
-}
-
-/** `count` answers of `url`, all sent at once, each on its own connection. */
-const burst = (count: number, url: string, body?: unknown, headers?: Record<string, string>) =>
-  Promise.all(Array.from({ length: count }, () => onNewConnection(url, body, headers)));
-
-/**
- * The answers of `route` that each thread counted, by its `thread` label, from one scrape of
- * GET /metrics (whichever thread takes it answers for all of them).
- */
-async function answersByThread(node: AriadneNode, route: string): Promise<Map<string, number>> {
-  const text = (await onNewConnection(node.at('/metrics'))).text;
-  const byThread = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('ariadne_http_requests_total{') || !line.includes(`route="${route}"`)) continue;
-    const thread = /thread="(\d+)"/.exec(line)![1]!;
-    byThread.set(thread, (byThread.get(thread) ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1)));
-  }
-  return byThread;
-}
 
 describe('WORKERS=2: one port, one store', () => {
   let node: AriadneNode;
