@@ -8,10 +8,13 @@ export type WhenFull =
   | { policy: 'evictLeastRecentlyUsed' };
 
 /**
- * A bounded map whose entries each live until their own `expiresAt` (epoch ms): lru-cache provides
- * the map, the per-entry TTL, the hard bound and the recency order. When it is full, `whenFull`
- * decides: refuse the insertion (for single-use markers, which must outlive what they guard) or
- * let lru-cache drop its least recently used entry (for counters, which only limit).
+ * A bounded map whose entries each live until their own `expiresAt` (epoch ms, through the whole
+ * millisecond it falls in): lru-cache provides the map, the hard bound and the recency order; the
+ * expiry is read from the entry itself. (lru-cache's own TTL would keep two more arrays of `max`
+ * numbers, 16 MiB for the default million markers, for a time every entry already carries.) When
+ * it is full, `whenFull` decides: refuse the insertion (for single-use markers, which must outlive
+ * what they guard) or let lru-cache drop its least recently used entry (for counters, which only
+ * limit).
  */
 export class ExpiringEntries<V extends { expiresAt: number }> {
   readonly #cache: LRUCache<string, V>;
@@ -34,12 +37,7 @@ export class ExpiringEntries<V extends { expiresAt: number }> {
     this.#max = opts.max;
     this.#now = opts.now;
     this.#whenFull = opts.whenFull;
-    this.#cache = new LRUCache<string, V>({
-      max: opts.max,
-      // Same clock as expiresAt; checked on every access (the default caches it with a timer).
-      perf: { now: opts.now },
-      ttlResolution: 0,
-    });
+    this.#cache = new LRUCache<string, V>({ max: opts.max });
   }
 
   get size(): number {
@@ -48,7 +46,10 @@ export class ExpiringEntries<V extends { expiresAt: number }> {
 
   /** The live entry under `key`, now the most recently used, or undefined (a stale one is dropped). */
   get(key: string): V | undefined {
-    return this.#cache.get(key);
+    const value = this.#cache.get(key);
+    if (value === undefined || !stale(value, this.#now())) return value;
+    this.#cache.delete(key);
+    return undefined;
   }
 
   /**
@@ -61,10 +62,7 @@ export class ExpiringEntries<V extends { expiresAt: number }> {
     if (this.#whenFull.policy === 'refuse' && this.#cache.size >= this.#max && !this.#reclaim(now, this.#whenFull.reclaimIntervalMs)) {
       return false;
     }
-    // lru-cache treats ttl 0 as "forever", and an entry goes stale once strictly more than
-    // ttl ms have passed: rounding up keeps it until at least its expiresAt.
-    const ttl = Math.max(1, Math.ceil(value.expiresAt - now));
-    this.#cache.set(key, value, { ttl });
+    this.#cache.set(key, value);
     return true;
   }
 
@@ -76,7 +74,10 @@ export class ExpiringEntries<V extends { expiresAt: number }> {
   /** Drops stale entries if a sweep is due; true when there is room afterwards. */
   #reclaim(now: number, reclaimIntervalMs: number): boolean {
     if (now < this.#nextReclaimAt) return false;
-    this.#cache.purgeStale();
+    // Keys first, then deletions: the walk must not run over entries it is removing.
+    const expired: string[] = [];
+    for (const [key, value] of this.#cache.entries()) if (stale(value, now)) expired.push(key);
+    for (const key of expired) this.#cache.delete(key);
     if (this.#cache.size < this.#max) return true;
     // Still full of live entries: nothing can free before the earliest of them expires.
     let earliest = Infinity;
@@ -84,4 +85,9 @@ export class ExpiringEntries<V extends { expiresAt: number }> {
     this.#nextReclaimAt = Math.max(Math.ceil(earliest) + 1, now + reclaimIntervalMs);
     return false;
   }
+}
+
+/** Whether an entry is past the millisecond its expiresAt falls in (the clock reads whole ms). */
+function stale(value: { expiresAt: number }, now: number): boolean {
+  return now > Math.ceil(value.expiresAt);
 }

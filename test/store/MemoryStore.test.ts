@@ -28,8 +28,14 @@ describe('MemoryStore.consume', () => {
   it('keeps a marker whose expiry is a fraction of a millisecond away', async () => {
     const clock = manualClock();
     const store = new MemoryStore({ maxMarkers: 10, maxCounters: 10, now: clock.now });
-    expect(await store.consume('a', life(store, clock.now() + 0.4))).toBe('fresh');
-    expect(await store.consume('a', life(store, clock.now() + 0.4))).toBe('used');
+    const expiresAt = clock.now() + 0.4;
+    expect(await store.consume('a', life(store, expiresAt))).toBe('fresh');
+    expect(await store.consume('a', life(store, expiresAt))).toBe('used');
+    // The clock reads whole milliseconds: the marker lives through the one its expiry falls in.
+    clock.advance(1);
+    expect(await store.consume('a', life(store, expiresAt + 10))).toBe('used');
+    clock.advance(1);
+    expect(await store.consume('a', life(store, expiresAt + 10))).toBe('fresh');
   });
 
   it('refuses (full) rather than drop a live marker, and reclaims space once markers expire', async () => {
