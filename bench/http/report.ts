@@ -49,7 +49,8 @@ const TARGETS: { name: string; metric: string; min?: number; max?: number; label
   { name: '/verify per CPU-second vs one-core ECDSA', metric: 'verify_cpu_ratio', min: 0.75, label: '>= 0.75x' },
   { name: '/siteverify (valid) per CPU-second, Redis store vs memory store', metric: 'redis_siteverify_valid_cpu_ratio', min: 0.7, label: '>= 70%' },
   { name: '/verify per CPU-second, Redis store vs memory store', metric: 'redis_verify_cpu_ratio', min: 0.9, label: '>= 90%' },
-  { name: 'RSS peak through the per-route load, WORKERS=1', metric: 'rss_peak_mib', max: 150, label: '<= 150 MiB' },
+  // The 150 MB, in the MiB the bench reports.
+  { name: 'RSS peak through the per-route load, WORKERS=1', metric: 'rss_peak_mib', max: 150e6 / 2 ** 20, label: '<= 150 MB (143 MiB)' },
   { name: '/verify whole machine, WORKERS=N vs N x WORKERS=1', metric: 'scaling_ratio', min: 0.8, label: '>= 80%' },
 ];
 
