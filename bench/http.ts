@@ -21,8 +21,6 @@ import { measureScaling, workersOf } from './http/scaling.js';
 import { RouteMeasurements } from './http/routeMeasurements.js';
 import { runWrk } from './http/wrk.js';
 
-export type { HttpBenchResult } from './http/report.js';
-
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = join(repoRoot, 'bench', 'results');
 

@@ -58,8 +58,7 @@ export class ExpiringEntries<V extends { expiresAt: number }> {
    * 'refuse' policy: the caller fails closed.
    */
   insert(key: string, value: V): boolean {
-    const now = this.#now();
-    if (this.#whenFull.policy === 'refuse' && this.#cache.size >= this.#max && !this.#reclaim(now, this.#whenFull.reclaimIntervalMs)) {
+    if (this.#whenFull.policy === 'refuse' && this.#cache.size >= this.#max && !this.#reclaim(this.#now(), this.#whenFull.reclaimIntervalMs)) {
       return false;
     }
     this.#cache.set(key, value);

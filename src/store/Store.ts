@@ -31,7 +31,7 @@ export interface Store {
   increment(key: string, windowMs: number, by?: number): Promise<number>;
 
   /**
-   * Appends `item` to the short list under `key`, keeping its newest `cap` items; the list lives
+   * Appends `item` to the short list under `key`, keeping its newest `cap` (>= 1) items; the list lives
    * `ttlMs` from its last append. Like counters these are a best-effort memory (duplicate
    * detection): a full store forgets its least recently used lists.
    */

@@ -21,9 +21,6 @@ interface Group {
   positions: number[];
 }
 
-/** Most markers in one script call, so one call never holds Redis for long. */
-const MAX_BATCH = 128;
-
 /** consumeEachOnce's letter for each verdict. */
 const VERDICT_OF: Readonly<Record<string, ConsumeReply>> = { f: 'fresh', a: 'again', u: 'used' };
 const VERDICT_LETTERS = /^[fau]*$/;
@@ -38,7 +35,7 @@ export class ConsumeBatcher {
   readonly #batcher: TurnBatcher<Consume, ConsumeReply>;
 
   constructor(consumeEachOnce: ScriptCall) {
-    this.#batcher = new TurnBatcher((consumes) => sendConsumes(consumeEachOnce, consumes), MAX_BATCH);
+    this.#batcher = new TurnBatcher((consumes) => sendConsumes(consumeEachOnce, consumes));
   }
 
   consume(fenceKey: string, fence: string, marker: string, ttlMs: number, tag: string): Promise<ConsumeReply> {

@@ -8,9 +8,6 @@ interface Increment {
   by: number;
 }
 
-/** Most counters in one script call, so one call never holds Redis for long. */
-const MAX_BATCH = 128;
-
 /**
  * Gathers the increments made in the same event-loop turn (the rate limits of the requests that
  * arrived together) into one countEachInWindow call: one command and one write for the lot. Each caller
@@ -20,7 +17,7 @@ export class IncrementBatcher {
   readonly #batcher: TurnBatcher<Increment, number>;
 
   constructor(countEachInWindow: ScriptCall) {
-    this.#batcher = new TurnBatcher((increments) => sendIncrements(countEachInWindow, increments), MAX_BATCH);
+    this.#batcher = new TurnBatcher((increments) => sendIncrements(countEachInWindow, increments));
   }
 
   /** Adds `by` (a whole number >= 0; 0 reads) to `counter`, which lives `windowMs` (>= 1) from its first use. */

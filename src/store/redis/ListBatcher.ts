@@ -9,9 +9,6 @@ interface Append {
   ttlMs: number;
 }
 
-/** Most appends, or lists read, in one script call, so one call never holds Redis for long. */
-const MAX_BATCH = 128;
-
 /**
  * Gathers the list reads and the list appends made in the same event-loop turn (the duplicate-
  * trace lookups and memories of the requests that arrived together) into one readEachList and one
@@ -23,8 +20,8 @@ export class ListBatcher {
   readonly #appends: TurnBatcher<Append, true>;
 
   constructor(scripts: { readEachList: ScriptCall; appendEachCapped: ScriptCall }) {
-    this.#reads = new TurnBatcher((reads) => sendReads(scripts.readEachList, reads), MAX_BATCH);
-    this.#appends = new TurnBatcher((appends) => sendAppends(scripts.appendEachCapped, appends), MAX_BATCH);
+    this.#reads = new TurnBatcher((reads) => sendReads(scripts.readEachList, reads));
+    this.#appends = new TurnBatcher((appends) => sendAppends(scripts.appendEachCapped, appends));
   }
 
   /** The items of each of `lists`, oldest first. */

@@ -43,7 +43,7 @@ export class RedisStore implements Store {
   readonly #redis: Redis;
   readonly #scripts: ReturnType<typeof defineScripts<typeof SCRIPTS>>;
   readonly #fence: LossFence;
-  readonly #batcher: ConsumeBatcher;
+  readonly #consumes: ConsumeBatcher;
   readonly #increments: IncrementBatcher;
   readonly #lists: ListBatcher;
   readonly #prefix: string;
@@ -68,7 +68,7 @@ export class RedisStore implements Store {
     this.#scripts = defineScripts(redis, SCRIPTS);
     this.#fenceKeys = Array.from({ length: MARKER_SHARDS }, (_, shard) => `${this.#prefix}{m${shard}}:fence`);
     this.#markerPrefixes = Array.from({ length: MARKER_SHARDS }, (_, shard) => `${this.#prefix}{m${shard}}:marker:`);
-    this.#batcher = new ConsumeBatcher(this.#scripts.consumeEachOnce);
+    this.#consumes = new ConsumeBatcher(this.#scripts.consumeEachOnce);
     this.#increments = new IncrementBatcher(this.#scripts.countEachInWindow);
     this.#lists = new ListBatcher(this.#scripts);
     this.#fence = new LossFence(redis, { fenceKeys: this.#fenceKeys, openFence: this.#scripts.openFence, clockSkewMs: opts.clockSkewMs, now: this.#now });
@@ -97,8 +97,8 @@ export class RedisStore implements Store {
     const ready = this.#fence.ready(shard);
     const reply =
       ready !== undefined
-        ? this.#batcher.consume(fenceKey, ready, marker, ttl, tag)
-        : this.#fence.known(shard).then((fence) => this.#batcher.consume(fenceKey, fence, marker, ttl, tag));
+        ? this.#consumes.consume(fenceKey, ready, marker, ttl, tag)
+        : this.#fence.known(shard).then((fence) => this.#consumes.consume(fenceKey, fence, marker, ttl, tag));
     return reply.then(
       (r) => (typeof r === 'string' ? r : this.#fence.moved(shard, r.fence).then(() => this.#consumeIn(shard, marker, life, tag, attempt + 1))),
       unavailable,

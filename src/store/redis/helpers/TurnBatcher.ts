@@ -1,3 +1,6 @@
+/** Most operations in one script call by default, so one call never holds Redis for long. */
+const MAX_PER_CALL = 128;
+
 /** What a batch's sender answers for each item: its reply, or the error that item alone failed with. */
 export type ItemOutcome<Reply> = Reply | Error;
 
@@ -21,9 +24,9 @@ export class TurnBatcher<Item, Reply> {
 
   /**
    * @param send Sends one batch; answers one outcome per item, in the items' order.
-   * @param maxBatch Most items in one call, so one call never holds the server for long.
+   * @param maxBatch Most items in one call.
    */
-  constructor(send: (items: readonly Item[]) => Promise<readonly ItemOutcome<Reply>[]>, maxBatch: number) {
+  constructor(send: (items: readonly Item[]) => Promise<readonly ItemOutcome<Reply>[]>, maxBatch = MAX_PER_CALL) {
     this.#send = send;
     this.#maxBatch = maxBatch;
   }
