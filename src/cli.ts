@@ -12,7 +12,7 @@ import { startServerThreads } from './cli/startServerThreads.js';
 import { describeSites, needsPasskeys, reloadSitesOnSighup } from './cli/startSites.js';
 import { loadSitesFile } from './core/sites/loadSitesFile.js';
 import { SiteRegistry } from './core/sites/SiteRegistry.js';
-import { claimPort } from './http/claimPort.js';
+import { claimPort, refuseClaimedPort } from './http/claimPort.js';
 import { serverUrl } from './http/serverUrl.js';
 import { openStore } from './store/openStore.js';
 
@@ -59,7 +59,9 @@ if (!threaded) {
   stopServing = () => server.close();
 } else {
   // A port shared on purpose (SHARE_PORT) is not claimed; port 0 is, to pick one for every thread.
-  const claimed = config.store.sharePort && config.port !== 0 ? { port: config.port, release: () => {} } : await claimPort(config.host, config.port).catch(fatal);
+  const sharing = config.store.sharePort && config.port !== 0;
+  if (sharing) await refuseClaimedPort(config.host, config.port).catch(fatal);
+  const claimed = sharing ? { port: config.port, release: () => {} } : await claimPort(config.host, config.port).catch(fatal);
   const threads = await startServerThreads({
     count: config.workers,
     config: { ...config, port: claimed.port },

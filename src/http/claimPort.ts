@@ -1,4 +1,4 @@
-import { type AddressInfo, createServer } from 'node:net';
+import { type AddressInfo, type Server, createServer } from 'node:net';
 
 export interface ClaimedPort {
   /** The port claimed (the one picked when 0 was asked for). */
@@ -8,6 +8,19 @@ export interface ClaimedPort {
 }
 
 const taken = (host: string, port: number, why: string) => new Error(`could not listen on ${host}:${port} (${why})`);
+
+/** The abstract unix socket a process holds while it has `host:port` to itself. */
+const lockPath = (host: string, port: number) => `\0ariadne-port:${host}:${port}`;
+
+/** Binds the port's lock; rejects when another process (or this one) holds it. */
+async function holdLock(host: string, port: number): Promise<Server> {
+  const lock = createServer();
+  await new Promise<void>((resolve, reject) => {
+    lock.once('error', () => reject(taken(host, port, 'another Ariadne process holds the port')));
+    lock.listen({ path: lockPath(host, port) }, resolve);
+  });
+  return lock;
+}
 
 /**
  * Makes this process the only one serving `host:port` while its threads each listen with
@@ -25,11 +38,18 @@ export async function claimPort(host: string, port: number): Promise<ClaimedPort
   });
   await new Promise((resolve) => probe.close(resolve));
   if (process.platform !== 'linux') return { port: bound, release: () => {} };
-  const lock = createServer();
-  await new Promise<void>((resolve, reject) => {
-    lock.once('error', () => reject(taken(host, bound, 'another Ariadne process holds the port')));
-    lock.listen({ path: `\0ariadne-port:${host}:${bound}` }, resolve);
-  });
+  const lock = await holdLock(host, bound);
   lock.unref();
   return { port: bound, release: () => lock.close() };
+}
+
+/**
+ * Rejects when an Ariadne process holds `host:port` to itself (claimPort): a process sharing the
+ * port on purpose (SHARE_PORT) listens with SO_REUSEPORT, which the kernel would let it do beside
+ * that process's threads, splitting traffic between two stores.
+ */
+export async function refuseClaimedPort(host: string, port: number): Promise<void> {
+  if (process.platform !== 'linux') return;
+  const lock = await holdLock(host, port);
+  await new Promise((resolve) => lock.close(resolve));
 }

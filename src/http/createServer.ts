@@ -23,6 +23,7 @@ import { Metrics, type RouteMetrics } from './metrics.js';
 import { parseJson } from './parseJson.js';
 import { peerAddress } from './peerAddress.js';
 import { guardRequests } from './guard/guardRequests.js';
+import { refuseClaimedPort } from './claimPort.js';
 import { listenExclusive, listenShared } from './listenExclusive.js';
 import { afterBody } from './afterBody.js';
 import { FORM_TYPE, mediaType } from './mediaType.js';
@@ -317,9 +318,11 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
 
   let listenSocket: us_listen_socket | undefined;
   return {
-    listen(host, port) {
+    async listen(host, port) {
+      // Sharing a port (SO_REUSEPORT) is an explicit choice, allowed with a shared store only,
+      // and never beside a process that holds the port alone.
+      if (config.store.sharePort && opts.threadOfPort !== true) await refuseClaimedPort(host, port);
       return new Promise((resolve, reject) => {
-        // Sharing a port (SO_REUSEPORT) is an explicit choice, allowed with a shared store only.
         (config.store.sharePort || opts.threadOfPort === true ? listenShared : listenExclusive)(app, host, port, (socket) => {
           if (socket === false) {
             reject(new Error(`could not listen on ${host}:${port} (is another process using the port?)`));

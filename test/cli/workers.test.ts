@@ -12,6 +12,7 @@ import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
 import { type AriadneNode, startNode, traceTimePassed } from '../helpers/ariadneNode.js';
 import { buildSubmission, postJson } from '../helpers/client.js';
 import { freePort } from '../helpers/freePort.js';
+import { startRedis } from '../helpers/redisServer.js';
 import { answersByThread, burst, onNewConnection } from '../helpers/threadsOfNode.js';
 import { testKernel } from '../helpers/server.js';
 
@@ -151,6 +152,24 @@ describe('WORKERS: the port is the process\'s alone', () => {
       expect((await postJson(serving.at('/challenge'), { site_key: 'site-a' })).status).toBe(200);
     } finally {
       expect(await serving.stop()).toBe(0);
+    }
+  });
+});
+
+describe('WORKERS: SHARE_PORT cannot join a port held alone', () => {
+  it.each(['1', '2'])('with WORKERS=2 serving, a SHARE_PORT process (STORE=redis, WORKERS=%s) on the same port exits 1 naming the port', async (second) => {
+    const redis = await startRedis();
+    const port = String(await freePort());
+    const serving = await startNode({ ...BASE, WORKERS: '2', PORT: port });
+    try {
+      // The kernel would let its SO_REUSEPORT listeners join the threads', splitting traffic between two stores.
+      const sharing = { ...BASE, WORKERS: second, PORT: port, STORE: 'redis', REDIS_URL: redis.url, SHARE_PORT: 'true' };
+      await expect(startNode(sharing)).rejects.toThrow(`could not listen on 127.0.0.1:${port} (another Ariadne process holds the port)`);
+      const answers = await burst(20, serving.at('/challenge'), { site_key: 'site-a' });
+      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    } finally {
+      expect(await serving.stop()).toBe(0);
+      await redis.stop();
     }
   });
 });
