@@ -17,9 +17,17 @@ export default defineConfig({
           env: { ARIADNE_TEST_STORE: 'redis' },
         },
       },
-      // And on the SharedMemoryStore that WORKERS > 1 threads share (test/cli/workers.test.ts
-      // runs real threads).
-      { extends: true, test: { name: 'shared', include: ['test/http/**/*.test.ts'], env: { ARIADNE_TEST_STORE: 'shared' } } },
+      // And on two serving threads sharing one port and the SharedMemoryStore, as WORKERS=2 runs
+      // (test/helpers/server.ts), every request on a connection of its own so both threads answer.
+      {
+        extends: true,
+        test: {
+          name: 'workers',
+          include: ['test/http/**/*.test.ts'],
+          env: { ARIADNE_TEST_WORKERS: '2' },
+          setupFiles: ['test/helpers/connectionPerRequest.ts'],
+        },
+      },
     ],
   },
 });

@@ -1,9 +1,9 @@
-import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
+import type { MessagePort, Worker } from 'node:worker_threads';
 import type { Config } from '../config.js';
 import type { SitesSnapshot } from '../core/sites/SiteRegistry.js';
 import type { CredentialStore } from '../store/credentials/CredentialStore.js';
 import type { ListStore, SharedStoreMemory } from '../store/shared/SharedMemoryStore.js';
-import { answerOverPort } from '../store/shared/answerOverPort.js';
+import { servedOverPort } from '../store/shared/answerOverPort.js';
 import { threadOfModule } from '../threadOfModule.js';
 import { YOUNG_GENERATION_MIB } from './heapBounds.js';
 import { answerMetricsScrapes } from './answerMetricsScrapes.js';
@@ -71,14 +71,6 @@ export interface ServerThreads {
 export const LIST_METHODS = ['append', 'lists'] as const;
 export const CREDENTIAL_METHODS = ['add', 'listFor', 'get', 'advanceCounter'] as const;
 
-/** A port whose other end (returned, for a thread) calls `owner`'s `methods` on this thread. */
-function served(owner: object, methods: readonly string[]): MessagePort {
-  const { port1, port2 } = new MessageChannel();
-  answerOverPort(port1, owner, methods);
-  port1.unref();
-  return port2;
-}
-
 /**
  * Starts `count` server threads (serverThread.ts), each serving every route on config.port
  * (claimed by this process first, see claimPort) with its own kernel. Resolves once all
@@ -89,8 +81,8 @@ export async function startServerThreads(opts: ServerThreadsOptions): Promise<Se
   let started = false;
   const supervision: Supervision = { stopping: () => stopping || !started, onCrash: opts.onCrash };
   const threads = Array.from({ length: opts.count }, (_, i) => {
-    const lists = opts.shared && served(opts.shared.lists, LIST_METHODS);
-    const credentials = opts.credentials && served(opts.credentials, CREDENTIAL_METHODS);
+    const lists = opts.shared && servedOverPort(opts.shared.lists, LIST_METHODS);
+    const credentials = opts.credentials && servedOverPort(opts.credentials, CREDENTIAL_METHODS);
     const data: ServerThreadData = {
       config: opts.config,
       sites: opts.sites,

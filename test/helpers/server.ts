@@ -3,25 +3,27 @@ import { type Config, defaultConfig } from '../../src/config.js';
 import { DEFAULT_TABLE } from '../../src/core/scoring/parseScoringConfig.js';
 import { defaultTable } from '../../src/core/scoring/ScoringTable.js';
 import type { ServerOptions } from '../../src/http/createServer.js';
-import type { SiteRegistry } from '../../src/core/sites/SiteRegistry.js';
+import { SiteRegistry, type SitesChange, type SitesSnapshot } from '../../src/core/sites/SiteRegistry.js';
+import { aggregateMetrics } from '../../src/http/aggregateMetrics.js';
+import { claimPort } from '../../src/http/claimPort.js';
 import { type RunningServer, startServer } from '../../src/http/startServer.js';
 import { loadKernel } from '../../src/kernel/index.js';
 import type { Kernel } from '../../src/kernel/types.js';
 import { inject } from 'vitest';
 import { MemoryStore } from '../../src/store/MemoryStore.js';
 import { RedisStore } from '../../src/store/redis/RedisStore.js';
-import { MessageChannel } from 'node:worker_threads';
 import { LIST_METHODS } from '../../src/cli/startServerThreads.js';
-import { answerOverPort } from '../../src/store/shared/answerOverPort.js';
+import { servedOverPort } from '../../src/store/shared/answerOverPort.js';
 import { callOverPort } from '../../src/store/shared/callOverPort.js';
-import { type ListStore, SharedMemoryStore } from '../../src/store/shared/SharedMemoryStore.js';
+import { type ListStore, SharedMemoryStore, type SharedStoreMemory } from '../../src/store/shared/SharedMemoryStore.js';
 import type { Store } from '../../src/store/Store.js';
-import { sitesRegistry } from './sites.js';
+import { type SecondThread, startSecondServerThread } from './secondServerThread.js';
+import { sitesSnapshot } from './sites.js';
 
-export interface TestServer extends RunningServer {
+export interface TestServer extends Omit<RunningServer, 'sites'> {
   config: Config;
-  /** The sites served (a sites file's, or the open default). */
-  sites: SiteRegistry;
+  /** The sites served (a sites file's, or the open default): `replace` reaches every thread. */
+  sites: { replace(snapshot: SitesSnapshot): Promise<SitesChange> };
   kernel: Kernel;
   store: Store;
   /** The URL of a route at the root, e.g. url('/verify'). */
@@ -46,21 +48,19 @@ export const SCORING_OFF: Config['scoring'] = { mode: 'off', threshold: defaultT
 
 let prefixes = 0;
 
+/** The shared tables of WORKERS > 1, and the owner of their lists (a thread serves them to the others). */
+function sharedStore(now: () => number): { store: SharedMemoryStore; memory: SharedStoreMemory; lists: MemoryStore } {
+  const lists = new MemoryStore({ maxMarkers: 1, maxCounters: 1, now });
+  const memory = SharedMemoryStore.allocate({ maxMarkers: 100_000, maxCounters: 100_000, now });
+  const store = new SharedMemoryStore({ memory, lists: callOverPort<ListStore, (typeof LIST_METHODS)[number]>(servedOverPort(lists, LIST_METHODS), LIST_METHODS), now });
+  return { store, memory, lists };
+}
+
 /**
  * The store of a test server: embedded, or with ARIADNE_TEST_STORE=redis (the `redis` test
- * project) a RedisStore on the project's redis-server under a key prefix of its own, or with
- * ARIADNE_TEST_STORE=shared (the `shared` project) the SharedMemoryStore of WORKERS > 1, its
- * lists owned behind a message port as a server thread sees them.
+ * project) a RedisStore on the project's redis-server under a key prefix of its own.
  */
 async function testStore(now: () => number): Promise<Store> {
-  if (process.env.ARIADNE_TEST_STORE === 'shared') {
-    const { port1, port2 } = new MessageChannel();
-    answerOverPort(port1, new MemoryStore({ maxMarkers: 1, maxCounters: 1, now }), LIST_METHODS);
-    port1.unref();
-    port2.unref();
-    const memory = SharedMemoryStore.allocate({ maxMarkers: 100_000, maxCounters: 100_000, now });
-    return new SharedMemoryStore({ memory, lists: callOverPort<ListStore, (typeof LIST_METHODS)[number]>(port2, LIST_METHODS), now });
-  }
   if (process.env.ARIADNE_TEST_STORE === 'redis') {
     const prefix = `http${process.pid}-${++prefixes}:`;
     return RedisStore.open({ url: inject('redisUrl'), prefix, commandTimeoutMs: 2_000, clockSkewMs: 0, now });
@@ -68,37 +68,81 @@ async function testStore(now: () => number): Promise<Store> {
   return new MemoryStore({ maxMarkers: 100_000, maxCounters: 100_000, now });
 }
 
+type TestServerOptions = Omit<ServerOptions, 'config' | 'kernel'> & { /** A sites file's JSON, read under this server's config. */ sitesFile?: unknown };
+
+/**
+ * With ARIADNE_TEST_WORKERS=2 (the `workers` test project) a test server is two serving threads
+ * on one port and the shared store, as `WORKERS=2` runs: this one and a worker thread
+ * (secondServerThread.ts). What cannot cross to another thread keeps a server on this one: a
+ * store, logger, mount, signature verifier or site registry of the test's own, or a fixed port
+ * (the tests of port sharing).
+ */
+function crossesThreads(config: Config, opts: TestServerOptions): boolean {
+  const own = opts.store ?? opts.logger ?? opts.mount ?? opts.signatures ?? opts.sites;
+  return own === undefined && config.port === 0;
+}
+
 /**
  * Test defaults: port 0 on 127.0.0.1, a low proof-of-work difficulty (solving is not what is
  * tested here), rate limiting off, scoring off (test/http/scoring.test.ts turns it on);
  * override anything.
  */
-export async function startTestServer(
-  overrides: Partial<Config> = {},
-  opts: Omit<ServerOptions, 'config' | 'kernel'> & { /** A sites file's JSON, read under this server's config. */ sitesFile?: unknown } = {},
-): Promise<TestServer> {
+export async function startTestServer(overrides: Partial<Config> = {}, opts: TestServerOptions = {}): Promise<TestServer> {
   const config = defaultConfig({ host: '127.0.0.1', port: 0, powDifficulty: 8, rateLimitPerMinute: 0, scoring: SCORING_OFF, ...overrides });
   const k = await testKernel();
   let offset = 0;
   const clock = opts.now ?? Date.now;
   const now = () => clock() + offset;
-  const store = opts.store ?? (await testStore(now));
+  const shared = process.env.ARIADNE_TEST_WORKERS === '2' && opts.store === undefined ? sharedStore(now) : undefined;
+  const threads = shared !== undefined && crossesThreads(config, opts);
+  const store = opts.store ?? shared?.store ?? (await testStore(now));
   const { sitesFile, ...rest } = opts;
-  const sites = sitesFile === undefined ? opts.sites : sitesRegistry(sitesFile, config);
-  const server = await startServer({ ...rest, ...(sites ? { sites } : {}), now, config, kernel: k, store });
+  const snapshot = sitesFile === undefined ? undefined : sitesSnapshot(sitesFile, config);
+  const sites = snapshot ? new SiteRegistry(snapshot) : opts.sites;
+  let second: SecondThread | undefined;
+  // Both threads listen on a port claimed first, as `npm start` does with WORKERS > 1.
+  const claimed = threads ? await claimPort(config.host, 0) : undefined;
+  const server = await startServer({
+    ...rest,
+    ...(sites ? { sites } : {}),
+    now,
+    config: claimed ? { ...config, port: claimed.port } : config,
+    kernel: k,
+    store,
+    ...(threads ? { threadOfPort: true, threadMetrics: { thread: '1', allThreads: () => bothThreads() } } : {}),
+  });
+  const bothThreads = async () => aggregateMetrics([await server.metricsJson(), await second!.metricsJson()]);
+  if (threads) {
+    second = await startSecondServerThread({
+      config: { ...config, port: server.port },
+      sites: snapshot,
+      memory: shared.memory,
+      lists: shared.lists,
+      passkeys: opts.passkeys,
+      now,
+      first: { allThreads: bothThreads },
+    });
+  }
   return {
     ...server,
     config,
     kernel: k,
     store,
-    sites: server.sites,
+    sites: {
+      async replace(next) {
+        await second?.replaceSites(next);
+        return server.sites.replace(next);
+      },
+    },
     at: (path) => server.url + path,
     advance: (ms) => {
       // Whole milliseconds, as Date.now() gives: ids and expires_at carry integer times.
       offset += Math.ceil(ms);
     },
     close: async (graceMs) => {
+      await second?.stop();
       await server.close(graceMs);
+      claimed?.release();
       // A store the caller passed outlives the server (a restart with the same store).
       if (opts.store === undefined) await store.close();
     },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSubmission, postJson, postVerify } from '../helpers/client.js';
+import { metricSum } from '../helpers/metricSum.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -17,9 +18,8 @@ const challengeFrom = async (ip: string) => (await postJson(server.at('/challeng
 /** pow_difficulty of each `ariadne_pow_difficulty` bucket (cumulative counts), from /metrics. */
 async function difficultyHistogram(): Promise<Map<string, number>> {
   const text = await (await fetch(server.at('/metrics'))).text();
-  const out = new Map<string, number>();
-  for (const m of text.matchAll(/^ariadne_pow_difficulty_bucket\{le="([^"]+)"\} (\d+)$/gm)) out.set(m[1]!, Number(m[2]));
-  return out;
+  const bounds = new Set([...text.matchAll(/^ariadne_pow_difficulty_bucket\{le="([^"]+)"/gm)].map((m) => m[1]!));
+  return new Map([...bounds].map((le) => [le, metricSum(text, 'ariadne_pow_difficulty_bucket', { le })!]));
 }
 
 describe('adaptive proof of work over HTTP', () => {

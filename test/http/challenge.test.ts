@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSubmission, postJson } from '../helpers/client.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
+import { recordingStore } from '../helpers/storeWith.js';
 
 let server: TestServer;
 let clock = Date.UTC(2030, 0, 1);
@@ -54,16 +55,11 @@ describe('POST /challenge', () => {
 
   it('writes no single-use marker: only the adaptive proof-of-work counter of the client moves', async () => {
     const writes: string[] = [];
-    const store = server.store;
-    const consume = store.consume.bind(store);
-    const increment = store.increment.bind(store);
-    store.consume = async (k, life, tag) => (writes.push(`consume ${k}`), consume(k, life, tag));
-    store.increment = async (k, w, by) => (writes.push(`increment ${k} by ${by ?? 1}`), increment(k, w, by));
+    const recorded = await startTestServer({}, { now: () => clock, store: recordingStore(writes, () => clock) });
     try {
-      for (let i = 0; i < 20; i++) await postJson(server.at('/challenge'), { site_key: 's' });
+      for (let i = 0; i < 20; i++) await postJson(recorded.at('/challenge'), { site_key: 's' });
     } finally {
-      store.consume = consume;
-      store.increment = increment;
+      await recorded.close();
     }
     // Per challenge: this window's count goes up, the previous window's is read (by 0).
     const window = Math.floor(clock / 60_000);
@@ -72,13 +68,8 @@ describe('POST /challenge', () => {
   });
 
   it('writes nothing at all when proof of work does not adapt (POW_MAX_DIFFICULTY = POW_DIFFICULTY)', async () => {
-    const fixed = await startTestServer({ powMaxDifficulty: 8 });
-    const store = fixed.store;
     const writes: string[] = [];
-    const consume = store.consume.bind(store);
-    const increment = store.increment.bind(store);
-    store.consume = async (k, life, tag) => (writes.push(k), consume(k, life, tag));
-    store.increment = async (k, w, by) => (writes.push(k), increment(k, w, by));
+    const fixed = await startTestServer({ powMaxDifficulty: 8 }, { store: recordingStore(writes) });
     try {
       for (let i = 0; i < 20; i++) expect((await postJson(fixed.at('/challenge'), { site_key: 's' })).body.pow_difficulty).toBe(8);
     } finally {

@@ -4,6 +4,7 @@ import { buildSubmission, postJson, postVerify, solution, traceEvents } from '..
 import { MemoryStore } from '../../src/store/MemoryStore.js';
 import { PROBE_COLORS } from '../../src/core/probe/probeLayout.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
+import { recordingStore } from '../helpers/storeWith.js';
 import { arrowPresses } from '../kernel/helpers/events.js';
 import { postChallenge } from './helpers/postChallenge.js';
 
@@ -205,24 +206,18 @@ describe('/probe/arm attempt markers', () => {
   });
 
   it('counts attempts with single-use markers, never with counters', async () => {
-    const ch = await challenge();
-    const store = server.store;
-    const consumed: string[] = [];
-    const consume = store.consume.bind(store);
-    const increment = store.increment.bind(store);
-    store.consume = async (k, life, tag) => (consumed.push(k), consume(k, life, tag));
-    store.increment = async () => {
-      throw new Error('arming must not use a counter');
-    };
+    const calls: string[] = [];
+    const own = await startTestServer({ probeProbability: 1 }, { now: () => clock, store: recordingStore(calls, () => clock) });
     try {
-      for (let i = 0; i < 3; i++) expect((await arm(ch)).body.success).toBe(true);
-      expect((await arm(ch)).body.error_code).toBe('probe_attempts_exceeded');
+      const ch = await postChallenge(own, 'site-p');
+      calls.length = 0; // the challenge's own proof-of-work counter
+      for (let i = 0; i < 3; i++) expect((await arm(ch, { on: own })).body.success).toBe(true);
+      expect((await arm(ch, { on: own })).body.error_code).toBe('probe_attempts_exceeded');
+      const key = `consume probe-arm:${ch.id}:${ch.probes[0].id}`;
+      expect(calls).toEqual([`${key}:1`, `${key}:1`, `${key}:2`, `${key}:1`, `${key}:2`, `${key}:3`, `${key}:1`, `${key}:2`, `${key}:3`]);
     } finally {
-      store.consume = consume;
-      store.increment = increment;
+      await own.close();
     }
-    const key = `probe-arm:${ch.id}:${ch.probes[0].id}`;
-    expect(consumed).toEqual([`${key}:1`, `${key}:1`, `${key}:2`, `${key}:1`, `${key}:2`, `${key}:3`, `${key}:1`, `${key}:2`, `${key}:3`]);
   });
 
   it('store_unavailable (503) when the marker table is full, with no ticket', async () => {

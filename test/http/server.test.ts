@@ -6,6 +6,7 @@ import { StoreUnavailableError } from '../../src/store/Store.js';
 import { freePort } from '../helpers/freePort.js';
 import { storeWith } from '../helpers/storeWith.js';
 import { buildSubmission, postJson, postVerify } from '../helpers/client.js';
+import { metricSum } from '../helpers/metricSum.js';
 import { startTestServer } from '../helpers/server.js';
 
 const secret = () => randomBytes(32).toString('base64url');
@@ -53,10 +54,23 @@ describe('GET /healthz, /readyz and /metrics', () => {
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toMatch(/^text\/plain/);
       const text = await r.text();
-      expect(text).toContain('ariadne_http_requests_total{route="/challenge",status="200"} 1');
-      expect(text).toContain('ariadne_failures_total{route="/verify",code="invalid_request"} 1');
+      expect(metricSum(text, 'ariadne_http_requests_total', { route: '/challenge', status: '200' })).toBe(1);
+      expect(metricSum(text, 'ariadne_failures_total', { route: '/verify', code: 'invalid_request' })).toBe(1);
       expect(text).toContain('ariadne_http_request_duration_seconds_bucket');
       expect(text).toContain('ariadne_process_resident_memory_bytes');
+    } finally {
+      await s.close();
+    }
+  });
+
+  it.runIf(process.env.ARIADNE_TEST_WORKERS === '2')('with two serving threads (the workers project), both answer a test\'s requests and /metrics counts both', async () => {
+    const s = await startTestServer();
+    try {
+      for (let i = 0; i < 20; i++) expect((await postJson(s.at('/challenge'), { site_key: 's' })).status).toBe(200);
+      const text = await (await fetch(s.at('/metrics'))).text();
+      const byThread = ['1', '2'].map((thread) => metricSum(text, 'ariadne_http_requests_total', { route: '/challenge', status: '200', thread }));
+      expect(byThread[0]! + byThread[1]!).toBe(20);
+      expect(Math.min(byThread[0]!, byThread[1]!)).toBeGreaterThan(0);
     } finally {
       await s.close();
     }

@@ -124,7 +124,7 @@ describe('sites: a policy change', () => {
   it('reaches new challenges at once; challenges issued under the old policy answer challenge_expired; other sites are untouched', async () => {
     const old = (await challenge('shop', SHOP)).body;
     const blog = (await challenge('blog', BLOG)).body;
-    const change = server.sites.replace(sitesSnapshot(sitesFile({ width: 9, height: 7 }), server.config));
+    const change = await server.sites.replace(sitesSnapshot(sitesFile({ width: 9, height: 7 }), server.config));
     try {
       expect(change.repoliced).toEqual(['shop']);
       const fresh = (await challenge('shop', SHOP)).body;
@@ -134,18 +134,18 @@ describe('sites: a policy change', () => {
       expect(stale).toMatchObject({ status: 400, body: { error_code: 'challenge_expired', detail: 'site policy changed' } });
       expect((await verify(buildSubmission(server.kernel, blog), BLOG)).body.success).toBe(true);
     } finally {
-      server.sites.replace(sitesSnapshot(sitesFile(), server.config));
+      await server.sites.replace(sitesSnapshot(sitesFile(), server.config));
     }
   });
 
   it('a removed site is unknown from then on, also to its challenges in flight', async () => {
     const ch = (await challenge('blog', BLOG)).body;
     const { blog: _gone, ...rest } = sitesFile().sites;
-    server.sites.replace(sitesSnapshot({ sites: rest }, server.config));
+    await server.sites.replace(sitesSnapshot({ sites: rest }, server.config));
     try {
       expect((await verify(buildSubmission(server.kernel, ch), BLOG)).body.error_code).toBe('unknown_site_key');
     } finally {
-      server.sites.replace(sitesSnapshot(sitesFile(), server.config));
+      await server.sites.replace(sitesSnapshot(sitesFile(), server.config));
     }
   });
 
@@ -164,7 +164,7 @@ describe('sites: a policy change', () => {
       expect(armed.body.success).toBe(true);
       if (changeBeforeComplete) {
         const file = sitesFile();
-        server.sites.replace(sitesSnapshot({ sites: { ...file.sites, probes: { ...file.sites.probes, policy: { probe_probability: 0.99 } } } }, server.config));
+        await server.sites.replace(sitesSnapshot({ sites: { ...file.sites, probes: { ...file.sites.probes, policy: { probe_probability: 0.99 } } } }, server.config));
       }
       clock += 400;
       const p = ch.probes[0];
@@ -175,7 +175,7 @@ describe('sites: a policy change', () => {
       expect((await run(false)).body.success).toBe(true);
       expect((await run(true)).body).toMatchObject({ success: false, error_code: 'challenge_expired', detail: 'site policy changed' });
     } finally {
-      server.sites.replace(sitesSnapshot(sitesFile(), server.config));
+      await server.sites.replace(sitesSnapshot(sitesFile(), server.config));
     }
   });
 });

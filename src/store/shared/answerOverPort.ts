@@ -1,4 +1,4 @@
-import type { MessagePort } from 'node:worker_threads';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { PortAnswer, PortCall } from './callOverPort.js';
 
 /**
@@ -16,4 +16,12 @@ export function answerOverPort(port: MessagePort, owner: object, methods: readon
       (e: unknown) => answer([id, false, { name: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e) }]),
     );
   });
+}
+
+/** A new port whose other end (post it to a thread) calls `owner`'s `methods` on this thread. */
+export function servedOverPort(owner: object, methods: readonly string[]): MessagePort {
+  const { port1, port2 } = new MessageChannel();
+  answerOverPort(port1, owner, methods);
+  port1.unref();
+  return port2;
 }
