@@ -1,5 +1,6 @@
 import type { ConsumeResult, Lifetime, Store, StoreHealth } from './Store.js';
 import { ExpiringEntries } from './ExpiringEntries.js';
+import { LiveMarkers } from './LiveMarkers.js';
 
 /** Default capacity of the embedded store: consumed markers and counters. */
 export const DEFAULT_MAX_MARKERS = 1_000_000;
@@ -33,11 +34,6 @@ export interface MemoryStoreOptions {
   reclaimIntervalMs?: number;
 }
 
-interface Marker {
-  expiresAt: number;
-  tag: string | undefined;
-}
-
 interface Counter {
   expiresAt: number;
   count: number;
@@ -49,11 +45,12 @@ interface RecentList {
 }
 
 /**
- * The embedded single-process Store, on lru-cache. Its memory begins when it is created, so
+ * The embedded single-process Store: markers in LiveMarkers, counters and lists on lru-cache
+ * (ExpiringEntries). Its memory begins when it is created, so
  * anything issued before (by an earlier process with the same keys) is refused as `used`.
  */
 export class MemoryStore implements Store {
-  readonly #markers: ExpiringEntries<Marker>;
+  readonly #markers: LiveMarkers;
   readonly #counters: ExpiringEntries<Counter>;
   readonly #lists: ExpiringEntries<RecentList>;
   readonly #now: () => number;
@@ -62,17 +59,16 @@ export class MemoryStore implements Store {
   constructor(opts: MemoryStoreOptions) {
     this.#now = opts.now ?? Date.now;
     this.#since = this.#now();
-    const reclaimIntervalMs = opts.reclaimIntervalMs ?? 1000;
-    this.#markers = new ExpiringEntries({ max: opts.maxMarkers, now: this.#now, whenFull: { policy: 'refuse', reclaimIntervalMs } });
-    this.#counters = new ExpiringEntries({ max: opts.maxCounters, now: this.#now, whenFull: { policy: 'evictLeastRecentlyUsed' } });
-    this.#lists = new ExpiringEntries({ max: opts.maxLists ?? 20_000, now: this.#now, whenFull: { policy: 'evictLeastRecentlyUsed' } });
+    this.#markers = new LiveMarkers({ max: opts.maxMarkers, now: this.#now, reclaimIntervalMs: opts.reclaimIntervalMs ?? 1000 });
+    this.#counters = new ExpiringEntries({ max: opts.maxCounters, now: this.#now });
+    this.#lists = new ExpiringEntries({ max: opts.maxLists ?? 20_000, now: this.#now });
   }
 
   async consume(key: string, life: Lifetime, tag?: string): Promise<ConsumeResult> {
     if (life.issuedAt < this.#since) return 'used';
     const marker = this.#markers.get(key);
     if (marker !== undefined) return tag !== undefined && tag !== '' && marker.tag === tag ? 'again' : 'used';
-    return this.#markers.insert(key, { expiresAt: life.expiresAt, tag }) ? 'fresh' : 'full';
+    return this.#markers.insert(key, life.expiresAt, tag === '' ? undefined : tag) ? 'fresh' : 'full';
   }
 
   async increment(key: string, windowMs: number, by = 1): Promise<number> {
