@@ -43,13 +43,27 @@ export async function claimPort(host: string, port: number): Promise<ClaimedPort
   return { port: bound, release: () => lock.close() };
 }
 
+/** Tries at taking the lock before a sharing process concludes another holds the port alone. */
+const LOCK_CHECKS = 5;
+const LOCK_CHECK_GAP_MS = 20;
+
 /**
  * Rejects when an Ariadne process holds `host:port` to itself (claimPort): a process sharing the
  * port on purpose (SHARE_PORT) listens with SO_REUSEPORT, which the kernel would let it do beside
- * that process's threads, splitting traffic between two stores.
+ * that process's threads, splitting traffic between two stores. The check takes the lock for a
+ * moment, so sharing processes starting together may find it taken: only a lock held through
+ * every try refuses.
  */
 export async function refuseClaimedPort(host: string, port: number): Promise<void> {
   if (process.platform !== 'linux') return;
-  const lock = await holdLock(host, port);
-  await new Promise((resolve) => lock.close(resolve));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const lock = await holdLock(host, port);
+      await new Promise((resolve) => lock.close(resolve));
+      return;
+    } catch (e) {
+      if (attempt === LOCK_CHECKS) throw e;
+      await new Promise((resolve) => setTimeout(resolve, LOCK_CHECK_GAP_MS));
+    }
+  }
 }

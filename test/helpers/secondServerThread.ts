@@ -88,7 +88,8 @@ export async function startSecondServerThread(opts: SecondThreadOptions): Promis
     replaceSites: (snapshot) => thread.replaceSites(snapshot),
     metricsJson: () => thread.metricsJson(),
     async stop() {
-      await thread.stop();
+      // A thread that already failed cannot answer: its exit ends the wait too.
+      await Promise.race([thread.stop(), exited]);
       await exited;
       clock.close();
       if (failure) throw failure;
