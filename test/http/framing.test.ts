@@ -142,6 +142,15 @@ describe('HEAD, methods, pipelining, Connection: close', () => {
     expect(r.text).not.toContain('"store"');
   });
 
+  it('close in a second Connection header, or in a list, closes too', async () => {
+    for (const headers of ['Connection: keep-alive\r\nConnection: close\r\n', 'Connection: TE, Close\r\n']) {
+      const r = await exchange(server.port, [post(`${headers}Content-Length: 16\r\n`, BODY), { delay: 200 }, get('/healthz')]);
+      expect(r.closed).toBe(true);
+      expect(statuses(r.text)).toEqual([200]);
+      expect(r.text).not.toContain('"store"');
+    }
+  });
+
   it('requests pipelined behind Connection: close are not answered', async () => {
     for (const first of [get('/healthz', 'Connection: close\r\n'), get('/nowhere', 'Connection: close\r\n'), post('Connection: close\r\nContent-Length: 16\r\n', BODY)]) {
       const r = await exchange(server.port, [first + get('/readyz') + SMUGGLED]);

@@ -3,26 +3,28 @@ import { failure } from '../../core/errors.js';
 import { writeReply } from '../reply.js';
 import { plainFailure } from '../route.js';
 import { closingResponse } from './closingResponse.js';
-import { framingFault } from './framingFault.js';
 import { headResponse } from './headResponse.js';
+import { readFraming } from './readFraming.js';
 
 type Handler = (res: HttpResponse, req: HttpRequest) => void | Promise<void>;
 
 const REGISTRATIONS = new Set(['get', 'post', 'put', 'del', 'patch', 'head', 'options', 'connect', 'trace', 'any']);
-const CLOSE_TOKEN = /(?:^|,)\s*close\s*(?:,|$)/i;
 
-/** The handler, behind the framing check and the HEAD / Connection: close shaping. */
-function guarded(handler: Handler): Handler {
+/**
+ * The handler, behind the framing check and the HEAD / Connection: close shaping. `head`: whether
+ * it answers HEAD requests, known from how it was registered except for `any` (asked per request).
+ */
+function guarded(handler: Handler, head: boolean | 'ask'): Handler {
   return (res, req) => {
-    const head = req.getMethod() === 'head';
-    const fault = framingFault(req);
+    const isHead = head === 'ask' ? req.getMethod() === 'head' : head;
+    const { fault, close } = readFraming(req);
     if (fault !== undefined) {
       // Where this body ends cannot be trusted: nothing after it on the connection is read.
-      writeReply(closingResponse(res, head), plainFailure(failure('invalid_framing', fault)), []);
+      writeReply(closingResponse(res, isHead), plainFailure(failure('invalid_framing', fault)), []);
       return;
     }
-    if (CLOSE_TOKEN.test(req.getHeader('connection'))) return handler(closingResponse(res, head), req);
-    return handler(head ? headResponse(res) : res, req);
+    if (close) return handler(closingResponse(res, isHead), req);
+    return handler(isHead ? headResponse(res) : res, req);
   };
 }
 
@@ -39,9 +41,9 @@ export function guardRequests(app: TemplatedApp): TemplatedApp {
       if (typeof value !== 'function') return value;
       if (typeof prop === 'string' && REGISTRATIONS.has(prop)) {
         return (pattern: RecognizedString, handler: Handler) => {
-          (value as (p: RecognizedString, h: Handler) => unknown).call(target, pattern, guarded(handler));
+          (value as (p: RecognizedString, h: Handler) => unknown).call(target, pattern, guarded(handler, prop === 'any' ? 'ask' : prop === 'head'));
           // uWS routes HEAD to head and any handlers only.
-          if (prop === 'get') target.head(pattern, guarded(handler));
+          if (prop === 'get') target.head(pattern, guarded(handler, true));
           return proxy;
         };
       }
