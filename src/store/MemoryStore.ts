@@ -46,8 +46,8 @@ interface RecentList {
 
 /**
  * The embedded single-process Store: markers in LiveMarkers, counters and lists on lru-cache
- * (ExpiringEntries). Its memory begins when it is created, so
- * anything issued before (by an earlier process with the same keys) is refused as `used`.
+ * (ExpiringEntries). Its memory begins when it is created, so anything issued before (by an
+ * earlier process with the same keys) is refused as `used`.
  */
 export class MemoryStore implements Store {
   readonly #markers: LiveMarkers;
