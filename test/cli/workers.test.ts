@@ -163,8 +163,13 @@ describe('WORKERS: SHARE_PORT cannot join a port held alone', () => {
     const serving = await startNode({ ...BASE, WORKERS: '2', PORT: port });
     try {
       // The kernel would let its SO_REUSEPORT listeners join the threads', splitting traffic between two stores.
-      const sharing = { ...BASE, WORKERS: second, PORT: port, STORE: 'redis', REDIS_URL: redis.url, SHARE_PORT: 'true' };
-      await expect(startNode(sharing)).rejects.toThrow(`could not listen on 127.0.0.1:${port} (another Ariadne process holds the port)`);
+      const sharing = startNode({ ...BASE, WORKERS: second, PORT: port, STORE: 'redis', REDIS_URL: redis.url, SHARE_PORT: 'true' });
+      try {
+        await expect(sharing).rejects.toThrow(`could not listen on 127.0.0.1:${port} (another Ariadne process holds the port)`);
+      } finally {
+        // Started after all (the check failed): stopped, not left serving.
+        await sharing.then((node) => node.stop(), () => undefined);
+      }
       const answers = await burst(20, serving.at('/challenge'), { site_key: 'site-a' });
       expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     } finally {

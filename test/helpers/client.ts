@@ -3,11 +3,12 @@
  * solution in canvas fractions, solves the proof of work with the kernel, and signs with an
  * ECDSA P-256 key in either text of kernel.md section 6.
  */
-import { createHash, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { createHash, type KeyObject, sign } from 'node:crypto';
 import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
 import { inferInputType } from '../../src/core/scoring/inferInputType.js';
 import type { Cell, Kernel, RawEvent } from '../../src/kernel/types.js';
 import type { TestServer } from './server.js';
+import { ecKeyPair } from './ecKeyPair.js';
 
 /** Canvas geometry of kernel.md section 3. */
 const MARGIN = 20;
@@ -22,10 +23,8 @@ export interface Signer {
 }
 
 export function newSigner(): Signer {
-  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const jwk = publicKey.export({ format: 'jwk' });
-  const text = JSON.stringify({ kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y });
-  return { publicKey: Buffer.from(text).toString('base64'), privateKey };
+  const { privateKey, jwk } = ecKeyPair();
+  return { publicKey: Buffer.from(JSON.stringify(jwk)).toString('base64'), privateKey };
 }
 
 /** Raw r || s, standard base64. */

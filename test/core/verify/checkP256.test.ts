@@ -1,5 +1,6 @@
 import * as crypto from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
+import { ecKeyPair } from '../../helpers/ecKeyPair.js';
 
 vi.mock('node:crypto', async (original) => {
   const actual = await original<typeof crypto>();
@@ -10,8 +11,8 @@ const { checkSignature } = await import('../../../src/core/verify/checkSignature
 const { inlineSignatureVerifier } = await import('../../../src/core/verify/inlineSignatureVerifier.js');
 
 function signed(text: string) {
-  const { publicKey, privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const encoded = Buffer.from(JSON.stringify(publicKey.export({ format: 'jwk' }))).toString('base64');
+  const { privateKey, jwk } = ecKeyPair();
+  const encoded = Buffer.from(JSON.stringify(jwk)).toString('base64');
   return { encoded, signature: crypto.sign('sha256', Buffer.from(text), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64') };
 }
 

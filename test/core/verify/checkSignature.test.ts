@@ -1,13 +1,13 @@
-import { createHash, generateKeyPairSync, sign } from 'node:crypto';
+import { createHash, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { checkSignature } from '../../../src/core/verify/checkSignature.js';
 import { inlineSignatureVerifier } from '../../../src/core/verify/inlineSignatureVerifier.js';
 import { signatureWorker } from '../../../src/core/verify/signatureWorker.js';
 import { eventsDigest } from '../../../src/core/verify/eventsDigest.js';
+import { ecKeyPair } from '../../helpers/ecKeyPair.js';
 
 function keyPair() {
-  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const jwk = publicKey.export({ format: 'jwk' });
+  const { privateKey, jwk } = ecKeyPair();
   return { encoded: Buffer.from(JSON.stringify(jwk)).toString('base64'), privateKey };
 }
 
@@ -30,7 +30,7 @@ describe.each([
     const der = sign('sha256', Buffer.from('one'), k.privateKey).toString('base64');
     expect(await checkSignature(verifier, k.encoded, der, ['one'])).toBe(false);
     expect(await checkSignature(verifier, keyPair().encoded, signText(k, 'one'), ['one'])).toBe(false);
-    const p384 = generateKeyPairSync('ec', { namedCurve: 'P-384' }).publicKey.export({ format: 'jwk' });
+    const p384 = ecKeyPair('P-384').jwk;
     expect(await checkSignature(verifier, Buffer.from(JSON.stringify(p384)).toString('base64'), signText(k, 'one'), ['one'])).toBe(false);
     expect(await checkSignature(verifier, '!!!', signText(k, 'one'), ['one'])).toBe(false);
     expect(await checkSignature(verifier, Buffer.from('null').toString('base64'), signText(k, 'one'), ['one'])).toBe(false);
