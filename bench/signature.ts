@@ -5,11 +5,12 @@
  * bench's /verify. The difference is what an interface.md client costs: one more verify, the
  * key imported once.
  */
-import { generateKeyPairSync, sign } from 'node:crypto';
+import { sign } from 'node:crypto';
 import type { SignatureVerifier } from '../src/core/verify/SignatureVerifier.js';
 import { checkSignature } from '../src/core/verify/checkSignature.js';
 import { inlineSignatureVerifier } from '../src/core/verify/inlineSignatureVerifier.js';
 import { signatureWorker } from '../src/core/verify/signatureWorker.js';
+import { ecKeyPair } from '../test/helpers/ecKeyPair.js';
 import type { Section } from './run.js';
 
 const CHECKS = process.env.BENCH_QUICK === '1' ? 1_000 : 5_000;
@@ -22,10 +23,7 @@ interface Signed {
 
 function signedOver(textIndex: 0 | 1, n: number): Signed[] {
   return Array.from({ length: n }, (_, i) => {
-    const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const spki = publicKey.export({ format: 'der', type: 'spki' });
-    const point = spki.subarray(spki.length - 64);
-    const jwk = { kty: 'EC', crv: 'P-256', x: point.subarray(0, 32).toString('base64url'), y: point.subarray(32).toString('base64url') };
+    const { privateKey, jwk } = ecKeyPair();
     const texts: [string, string] = [`challenge-${i}:bench-site:1893456000000:${'0f'.repeat(32)}`, `challenge-${i}:bench-site:1893456000000`];
     const signature = sign('sha256', Buffer.from(texts[textIndex]), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64');
     return { publicKey: Buffer.from(JSON.stringify(jwk)).toString('base64'), signature, texts };

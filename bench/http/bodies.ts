@@ -1,5 +1,4 @@
 /** The request bodies of the HTTP bench: valid and forged /siteverify tokens, valid /verify submissions. */
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
 import { mintChallengeId } from '../../src/core/challenge/mintChallengeId.js';
 import { issueSessionToken } from '../../src/core/issueSessionToken.js';
@@ -63,7 +62,7 @@ export async function verifyBodies(url: string, n: number, text: 'digest' | 'pla
       }),
     );
     for (const [j, ch] of challenges.entries()) {
-      const body = client.buildSubmission(kernel, ch, { sessionId: `bench-${i + j}`, signer: spkiSigner(), text });
+      const body = client.buildSubmission(kernel, ch, { sessionId: `bench-${i + j}`, signer: client.newSigner(), text });
       ready = Math.max(ready, ch.created_at + client.traceSpanMs(body.events as RawEvent[]));
       bodies.push(JSON.stringify(body));
     }
@@ -72,14 +71,3 @@ export async function verifyBodies(url: string, n: number, text: 'digest' | 'pla
   return bodies;
 }
 
-/**
- * A fresh P-256 signer whose public JWK is built from the SPKI export: KeyObject.export as JWK
- * was seen to hang after a few thousand calls on Node 20.
- */
-export function spkiSigner(): { publicKey: string; privateKey: KeyObject } {
-  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const spki = publicKey.export({ format: 'der', type: 'spki' });
-  const point = spki.subarray(spki.length - 64); // uncompressed point: 0x04 || x || y, last 64 bytes
-  const jwk = { kty: 'EC', crv: 'P-256', x: point.subarray(0, 32).toString('base64url'), y: point.subarray(32).toString('base64url') };
-  return { publicKey: Buffer.from(JSON.stringify(jwk)).toString('base64'), privateKey };
-}

@@ -1,6 +1,7 @@
 /** Denominator 2 of the HTTP bench: one core of node:crypto ECDSA P-256, importing the JWK each time as /verify must. */
 import { createPublicKey, createSign, type JsonWebKey, verify as ecdsaVerify } from 'node:crypto';
-import { SITE_KEY, spkiSigner } from './bodies.js';
+import { newSigner } from '../../test/helpers/client.js';
+import { SITE_KEY } from './bodies.js';
 
 /**
  * Checks per second of wall time and per second of this process's CPU time (what one core
@@ -8,7 +9,7 @@ import { SITE_KEY, spkiSigner } from './bodies.js';
  */
 export function ecdsaImportVerifyPerSecond(seconds = 2): { perSecond: number; perCpuSecond: number } {
   const keys = Array.from({ length: 64 }, () => {
-    const { publicKey, privateKey } = spkiSigner();
+    const { publicKey, privateKey } = newSigner();
     const jwk = Buffer.from(publicKey, 'base64').toString('utf8');
     const data = Buffer.from(`challenge-id:${SITE_KEY}:1893456000000`);
     const sig = createSign('sha256').update(data).sign({ key: privateKey, dsaEncoding: 'ieee-p1363' });
