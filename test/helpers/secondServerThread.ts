@@ -41,8 +41,8 @@ export interface SecondThread {
   replaceSites(snapshot: SitesSnapshot): Promise<void>;
   /** Its metrics (prom-client JSON). */
   metricsJson(): Promise<object[]>;
-  /** Stops serving; resolves once the thread has exited. */
-  stop(): Promise<void>;
+  /** Stops serving (requests in flight get at most `graceMs`, default the server's); resolves once the thread has exited. */
+  stop(graceMs?: number): Promise<void>;
 }
 
 export const SECOND_THREAD_METHODS = ['replaceSites', 'metricsJson', 'stop'] as const;
@@ -87,9 +87,9 @@ export async function startSecondServerThread(opts: SecondThreadOptions): Promis
   return {
     replaceSites: (snapshot) => thread.replaceSites(snapshot),
     metricsJson: () => thread.metricsJson(),
-    async stop() {
+    async stop(graceMs) {
       // A thread that already failed cannot answer: its exit ends the wait too.
-      await Promise.race([thread.stop(), exited]);
+      await Promise.race([thread.stop(graceMs), exited]);
       await exited;
       clock.close();
       if (failure) throw failure;

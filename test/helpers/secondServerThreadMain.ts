@@ -34,8 +34,8 @@ const self: SecondThread = {
     server.sites.replace(snapshot);
   },
   metricsJson: () => server.metricsJson(),
-  async stop() {
-    await server.close();
+  async stop(graceMs) {
+    await server.close(graceMs);
     // After the answer is posted: the first thread waits for this thread's exit.
     setImmediate(() => process.exit(0));
   },

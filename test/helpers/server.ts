@@ -140,8 +140,8 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: Tes
       offset += Math.ceil(ms);
     },
     close: async (graceMs) => {
-      await second?.stop();
-      await server.close(graceMs);
+      // Both threads stop together, each letting its requests in flight finish.
+      await Promise.all([second?.stop(graceMs), server.close(graceMs)]);
       claimed?.release();
       // A store the caller passed outlives the server (a restart with the same store).
       if (opts.store === undefined) await store.close();

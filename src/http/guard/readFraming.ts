@@ -11,8 +11,8 @@ export interface Framing {
 const CLOSE_TOKEN = /(?:^|,)\s*close\s*(?:,|$)/i;
 
 /**
- * Reads the request's framing in one pass over its headers: each header read is a call from
- * uWebSockets.js into JavaScript, the largest cost of the guard. uWebSockets.js reads the first
+ * Reads the request's framing and Connection header in one pass over its headers (each header
+ * visited is a call from uWebSockets.js into JavaScript). uWebSockets.js reads the first
  * of two Content-Length headers and parses any Transfer-Encoding as chunked, so a request another
  * parser (a proxy, a cache) frames differently could smuggle a second request in its body: any
  * framing two parsers could disagree on is a fault.
@@ -27,7 +27,7 @@ export function readFraming(req: HttpRequest): Framing {
     else if (name === 'transfer-encoding') {
       encodings++;
       encoding = value;
-    } else if (name === 'connection' && value !== 'keep-alive' && CLOSE_TOKEN.test(value)) close = true;
+    } else if (name === 'connection' && CLOSE_TOKEN.test(value)) close = true;
   });
   return { fault: fault(lengths, encodings, encoding), close };
 }
