@@ -1,7 +1,8 @@
 /**
  * Per-route HTTP load run: the server as a child process, driven on loopback by wrk, next to the
  * two denominators it is judged against (a bare uWebSockets.js app answering the same body
- * sizes, and one-core node:crypto ECDSA P-256 import+verify). Writes bench/results/latest-http.json
+ * sizes, and one-core node:crypto ECDSA P-256 import+verify), and for /challenge and /siteverify
+ * the floor of the route (http/floorApp.ts). Writes bench/results/latest-http.json
  * and latest-http.md and flags regressions over 10% against bench/results/baseline.json.
  *
  * Runs inside `npm run bench`, or alone after `npm run build`:
@@ -15,6 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type TestRedis, startRedis } from '../test/helpers/redisServer.js';
 import { SECRET, SITE_KEY, postJson, siteverifyBodies, verifyBodies } from './http/bodies.js';
 import { ecdsaImportVerifyPerSecond } from './http/ecdsa.js';
+import { hasFloor, startFloorApp } from './http/floorApp.js';
 import { PIN, type Child, rssBytes, startBareApp, startServer } from './http/processes.js';
 import { type HttpBenchResult, baselineMetrics, markdown, report } from './http/report.js';
 import { measureScaling, workersOf } from './http/scaling.js';
@@ -55,6 +57,7 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
   };
   let server: Child | undefined;
   let bare: Child | undefined;
+  let floor: Child | undefined;
   /**
    * The same server on STORE=redis (a redis-server of its own, no persistence, on the load
    * generator's core), measured right after the memory one.
@@ -68,10 +71,23 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
    */
   const ceiling = async (key: string) => {
     const s = sizes[key]!;
+    const load = { path: `/${key}`, bodies: [s.request], count: COUNTS.ceiling, expectText: '"success":true' };
     bare = await startBareApp({ [`/${key}`]: s.response });
-    await measurements.measure(`ceiling_${key}`, bare, { path: `/${key}`, bodies: [s.request], count: COUNTS.ceiling, expectText: '"success":true' });
+    if (!hasFloor(key)) await measurements.measure(`ceiling_${key}`, bare, load);
+    else {
+      // With the route's floor (floorApp.ts), in turns: how close to the ceiling it could come at all.
+      floor = await startFloorApp(key, s.response);
+      await measurements.measureInTurns(
+        [
+          { key: `ceiling_${key}`, child: bare },
+          { key: `floor_${key}`, child: floor },
+        ],
+        load,
+      );
+    }
     await bare.stop();
-    bare = undefined;
+    await floor?.stop();
+    bare = floor = undefined;
   };
   try {
     server = await startServer();
@@ -155,6 +171,7 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
     await redisServer?.stop();
     await redis?.close();
     await bare?.stop();
+    await floor?.stop();
     rmSync(work, { recursive: true, force: true });
   }
 

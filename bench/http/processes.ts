@@ -19,7 +19,7 @@ export const PIN = ((): { server: string[]; generator: string[] } => {
   return { server: ['taskset', '-c', '0'], generator: ['taskset', '-c', '1'] };
 })();
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((res, rej) => {
     const s = createServer();
     s.once('error', rej);
@@ -50,7 +50,7 @@ async function waitUntilUp(url: string, probe: string, proc: ChildProcess, log: 
   throw new Error(`child did not come up on ${url}: ${log()}`);
 }
 
-async function spawnChild(cmd: string[], env: Record<string, string>, probe: string): Promise<Child> {
+export async function spawnChild(cmd: string[], env: Record<string, string>, probe: string): Promise<Child> {
   const [bin, ...args] = cmd as [string, ...string[]];
   const proc = spawn(bin, args, { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';

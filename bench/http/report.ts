@@ -64,7 +64,7 @@ function compare(current: Record<string, number>, baseline: Record<string, numbe
     const before = baseline[metric];
     // The denominators measure the machine, CPU use and absolute RSS describe the run: only
     // the server's own numbers can regress.
-    if (before === undefined || before === 0 || /^ceiling_|^ecdsa_|_cpu_pct$|^rss_(before|after)/.test(metric)) continue;
+    if (before === undefined || before === 0 || /^ceiling_|^floor_|^ecdsa_|_cpu_pct$|^rss_(before|after)/.test(metric)) continue;
     const change = (now - before) / Math.abs(before);
     const worse = lowerIsBetter(metric) ? change > 0.1 : change < -0.1;
     // Sub-millisecond latencies and an RSS growth of a few MiB jitter by more than 10%.
@@ -124,6 +124,10 @@ function sectionRows(m: Record<string, number>, counts: RequestCounts): Row[] {
     route('ceiling: bare uWS, /verify sizes', 'ceiling_verify', counts.ceiling, undefined, undefined),
     route('ceiling: bare uWS, /siteverify valid sizes', 'ceiling_siteverify_valid', counts.ceiling, undefined, undefined),
     route('ceiling: bare uWS, /siteverify invalid sizes', 'ceiling_siteverify_invalid', counts.ceiling, undefined, undefined),
+    route('floor of /challenge (ratio per CPU-s: to its ceiling)', 'floor_challenge', counts.ceiling, undefined, undefined),
+    route('floor of /siteverify valid (ratio per CPU-s: to its ceiling)', 'floor_siteverify_valid', counts.ceiling, undefined, undefined),
+    { name: 'POST /challenge per CPU-s, ratio to its floor', ratio: m.challenge_floor_cpu_ratio },
+    { name: 'POST /siteverify (valid) per CPU-s, ratio to its floor', ratio: m.siteverify_valid_floor_cpu_ratio },
     { name: 'node:crypto ECDSA P-256 JWK import+verify, one core', 'req/s': m.ecdsa_import_verify_per_s, 'req/CPU-s': m.ecdsa_import_verify_per_cpu_s },
     { name: `RSS MiB before / after ${counts.challengeFlood} /challenge`, before: m.rss_before_mib, after: m.rss_after_mib, growth: m.rss_growth_mib },
     { name: 'RSS MiB peak through the per-route load (WORKERS=1)', after: m.rss_peak_mib },
@@ -165,6 +169,14 @@ export function markdown(r: HttpBenchResult, counts: RequestCounts): string {
   for (const key of ['challenge', 'verify', 'siteverify_valid', 'siteverify_invalid']) {
     if (m[`ceiling_${key}_rps`] !== undefined) row(`ceiling: bare uWS, ${key} sizes`, `ceiling_${key}`, counts.ceiling, '', undefined);
   }
+  for (const key of ['challenge', 'siteverify_valid']) {
+    if (m[`floor_${key}_rps`] !== undefined) row(`floor of ${key} (bare uWS + what any answer costs)`, `floor_${key}`, counts.ceiling, 'its ceiling', undefined);
+  }
+  const floorLine = (route: string, key: string) =>
+    m[`floor_${key}_cpu_ratio`] === undefined
+      ? []
+      : [`${route} per CPU-second: ${fmt(m[`${key}_floor_cpu_ratio`] ?? 0)} of its floor, which is itself ${fmt(m[`floor_${key}_cpu_ratio`] ?? 0)} of the bare app (the floor: bench/http/floorApp.ts).`];
+  lines.push('', ...floorLine('/challenge', 'challenge'), ...floorLine('/siteverify (valid)', 'siteverify_valid'));
   if (m.scaling_ratio !== undefined) {
     lines.push(
       '',
@@ -213,6 +225,10 @@ export function report(
     redis_verify_ratio: ratio('redis_verify_rps', 'verify_rps'),
     challenge_cpu_ratio: ratio('challenge_per_cpu_s', 'ceiling_challenge_per_cpu_s'),
     siteverify_valid_cpu_ratio: ratio('siteverify_valid_per_cpu_s', 'ceiling_siteverify_valid_per_cpu_s'),
+    floor_challenge_cpu_ratio: ratio('floor_challenge_per_cpu_s', 'ceiling_challenge_per_cpu_s'),
+    floor_siteverify_valid_cpu_ratio: ratio('floor_siteverify_valid_per_cpu_s', 'ceiling_siteverify_valid_per_cpu_s'),
+    challenge_floor_cpu_ratio: ratio('challenge_per_cpu_s', 'floor_challenge_per_cpu_s'),
+    siteverify_valid_floor_cpu_ratio: ratio('siteverify_valid_per_cpu_s', 'floor_siteverify_valid_per_cpu_s'),
     siteverify_invalid_cpu_ratio: ratio('siteverify_invalid_per_cpu_s', 'ceiling_siteverify_invalid_per_cpu_s'),
     verify_cpu_ratio: ratio('verify_per_cpu_s', 'ecdsa_import_verify_per_cpu_s'),
     redis_siteverify_valid_cpu_ratio: ratio('redis_siteverify_valid_per_cpu_s', 'siteverify_valid_per_cpu_s'),

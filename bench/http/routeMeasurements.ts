@@ -37,16 +37,19 @@ export class RouteMeasurements {
 
   /**
    * Drives the children in turns, A B A B ..., each round with the next share of `load.bodies`
-   * (each body goes once to every child), and records each child's totals under its key. Two
+   * (each body goes once to every child; or `load.count` requests cycling fewer bodies), and records each child's totals under its key. Two
    * servers compared by a ratio then share whatever drift the machine's speed has through the run
    * (other work on shared cores), instead of one getting a slow minute and the other a fast one.
    */
-  async measureInTurns(children: { key: string; child: Child }[], load: Omit<Load, 'count'>): Promise<void> {
-    const share = Math.ceil(load.bodies.length / ROUNDS);
+  async measureInTurns(children: { key: string; child: Child }[], load: Omit<Load, 'count'> & { count?: number }): Promise<void> {
+    // Without a count, each body once; with one beyond the bodies, every round cycles them all.
+    const count = load.count ?? load.bodies.length;
+    const share = Math.ceil(count / ROUNDS);
     const runs = new Map(children.map(({ key }) => [key, [] as Run[]]));
-    for (let from = 0; from < load.bodies.length; from += share) {
-      const bodies = load.bodies.slice(from, from + share);
-      for (const { key, child } of children) runs.get(key)!.push(await this.#drive(child, { ...load, bodies, count: bodies.length }));
+    for (let from = 0; from < count; from += share) {
+      const n = Math.min(share, count - from);
+      const bodies = load.bodies.length >= count ? load.bodies.slice(from, from + n) : load.bodies;
+      for (const { key, child } of children) runs.get(key)!.push(await this.#drive(child, { ...load, bodies, count: n }));
     }
     for (const [key, done] of runs) this.#record(key, done);
   }

@@ -8,6 +8,32 @@ import type { Challenge } from '../core/challenge/issueChallenge.js';
 const num = (n: number) => JSON.stringify(n);
 
 /**
+ * The text of one field's number, remembered from the last challenge: most repeat from one to
+ * the next (a policy's sizes, the difficulty, and the times within one millisecond).
+ */
+class LastNumber {
+  #value = Number.NaN;
+  #text = '';
+
+  text(n: number): string {
+    if (n !== this.#value) {
+      this.#value = n;
+      this.#text = num(n);
+    }
+    return this.#text;
+  }
+}
+
+const mazeWidth = new LastNumber();
+const mazeHeight = new LastNumber();
+const mazeDifficulty = new LastNumber();
+const powDifficulty = new LastNumber();
+const powDifficultyKeyboard = new LastNumber();
+const createdAt = new LastNumber();
+const expiresAt = new LastNumber();
+const cellSize = new LastNumber();
+
+/**
  * The JSON text of a challenge, exactly as JSON.stringify writes it. /challenge is the busiest
  * route, and a plain challenge (no probe, no passkey options) is written from a template in
  * half the time; the others (and test challenges) go through JSON.stringify.
@@ -15,10 +41,11 @@ const num = (n: number) => JSON.stringify(n);
 export function challengeJson(c: Challenge): string {
   if (c.probes !== undefined || c.webauthn_request_options !== undefined || c.test !== undefined) return JSON.stringify(c);
   return (
-    `{"id":"${c.id}","challenge_type":"${c.challenge_type}","maze_seed":${num(c.maze_seed)},"maze_width":${num(c.maze_width)},` +
-    `"maze_height":${num(c.maze_height)},"maze_difficulty":${num(c.maze_difficulty)},"pow_challenge":"${c.pow_challenge}",` +
-    `"pow_difficulty":${num(c.pow_difficulty)},"pow_difficulty_keyboard":${num(c.pow_difficulty_keyboard)},"site_key":${JSON.stringify(c.site_key)},"created_at":${num(c.created_at)},` +
-    `"expires_at":${num(c.expires_at)},"cell_size":${num(c.cell_size)},"requirements":${requirementsJson(c.requirements)}}`
+    `{"id":"${c.id}","challenge_type":"${c.challenge_type}","maze_seed":${num(c.maze_seed)},"maze_width":${mazeWidth.text(c.maze_width)},` +
+    `"maze_height":${mazeHeight.text(c.maze_height)},"maze_difficulty":${mazeDifficulty.text(c.maze_difficulty)},"pow_challenge":"${c.pow_challenge}",` +
+    `"pow_difficulty":${powDifficulty.text(c.pow_difficulty)},"pow_difficulty_keyboard":${powDifficultyKeyboard.text(c.pow_difficulty_keyboard)},` +
+    `"site_key":${JSON.stringify(c.site_key)},"created_at":${createdAt.text(c.created_at)},` +
+    `"expires_at":${expiresAt.text(c.expires_at)},"cell_size":${cellSize.text(c.cell_size)},"requirements":${requirementsJson(c.requirements)}}`
   );
 }
 

@@ -120,7 +120,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
     passkeys: opts.passkeys,
     fingerprints: new TraceFingerprints(store),
     log,
-    onPowIssued: (d) => metrics.powDifficulty.observe(d),
+    onPowIssued: (d) => metrics.powIssued(d),
     now: opts.now ?? Date.now,
   };
   const schemas = compileSchemas(config.maxEvents);

@@ -1,9 +1,11 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics, linearBuckets } from 'prom-client';
+import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import { MAX_POW_DIFFICULTY } from '../core/sites/SitePolicy.js';
 
 /** Upper bounds of the request duration buckets, seconds. */
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 const BUCKETS_MS = BUCKETS.map((s) => s * 1000);
+/** Proof-of-work difficulties, 0 to MAX_POW_DIFFICULTY bits: one bucket each. */
+const POW_BITS = Array.from({ length: MAX_POW_DIFFICULTY + 1 }, (_, bits) => bits);
 
 /** What one route has answered: plain numbers, so counting costs no label lookups. */
 export class RouteMetrics {
@@ -34,13 +36,8 @@ export class RouteMetrics {
 export class Metrics {
   readonly registry = new Registry();
   readonly #routes = new Map<string, RouteMetrics>();
-  /** Proof-of-work difficulty of each challenge issued: adaptive cost at work, one bucket per bit. */
-  readonly powDifficulty = new Histogram({
-    name: 'ariadne_pow_difficulty',
-    help: 'Proof-of-work difficulty (leading zero bits) of the challenges issued.',
-    buckets: linearBuckets(0, 1, MAX_POW_DIFFICULTY + 1),
-    registers: [this.registry],
-  });
+  /** Challenges issued per proof-of-work difficulty (one bucket per bit, and +Inf): adaptive cost at work. */
+  readonly #powIssued = new Float64Array(POW_BITS.length + 1);
 
   /** `labels`: added to every series (a server thread's `thread`). */
   constructor(labels: Record<string, string> = {}) {
@@ -59,8 +56,21 @@ export class Metrics {
       });
     counter('ariadne_http_requests_total', 'HTTP requests answered, by route and status.', 'status', (m) => m.byStatus);
     counter('ariadne_failures_total', 'Failure answers, by route and error code.', 'code', (m) => m.byFailure);
-    this.registry.registerMetric(durationHistogram(routes) as never);
+    const duration = histogramOf('ariadne_http_request_duration_seconds', 'Time from request to answer, by route.', BUCKETS, function* () {
+      for (const [route, m] of routes) yield { labels: { route }, counts: m.buckets, sum: m.sumSeconds };
+    });
+    const issued = this.#powIssued;
+    const pow = histogramOf('ariadne_pow_difficulty', 'Proof-of-work difficulty (leading zero bits) of the challenges issued.', POW_BITS, () => [
+      { labels: {}, counts: issued, sum: issued.reduce((total, n, bits) => total + n * bits, 0) },
+    ]);
+    this.registry.registerMetric(duration as never);
+    this.registry.registerMetric(pow as never);
     collectDefaultMetrics({ register: this.registry, prefix: 'ariadne_' });
+  }
+
+  /** Counts a challenge issued at `difficulty` bits (beyond the buckets: in +Inf). */
+  powIssued(difficulty: number): void {
+    this.#powIssued[Math.min(difficulty, POW_BITS.length)]!++;
   }
 
   /** The counters of `route` (a fixed path, or 'unknown'), created on first use. */
@@ -74,26 +84,36 @@ export class Metrics {
   }
 }
 
-/** ariadne_http_request_duration_seconds in the shape prom-client's registry prints. */
-function durationHistogram(routes: Map<string, RouteMetrics>) {
-  const name = 'ariadne_http_request_duration_seconds';
+/** One series of a histogram kept as plain numbers. */
+interface HistogramSeries {
+  labels: Record<string, string>;
+  /** Observations per bucket, not cumulative; the last slot is +Inf. */
+  counts: Float64Array;
+  sum: number;
+}
+
+/**
+ * A histogram whose numbers are kept elsewhere (counting costs no label lookups), in the shape
+ * prom-client's registry prints; `bounds` are the buckets' upper bounds but +Inf.
+ */
+function histogramOf(name: string, help: string, bounds: readonly number[], series: () => Iterable<HistogramSeries>) {
   return {
     name,
-    help: 'Time from request to answer, by route.',
+    help,
     type: 'histogram',
     aggregator: 'sum',
     get() {
       const values: { labels: Record<string, string | number>; value: number; metricName: string }[] = [];
-      for (const [route, m] of routes) {
+      for (const { labels, counts, sum } of series()) {
         let cumulative = 0;
-        m.buckets.forEach((n, i) => {
+        counts.forEach((n, i) => {
           cumulative += n;
-          values.push({ labels: { le: BUCKETS[i] ?? '+Inf', route }, value: cumulative, metricName: `${name}_bucket` });
+          values.push({ labels: { le: bounds[i] ?? '+Inf', ...labels }, value: cumulative, metricName: `${name}_bucket` });
         });
-        values.push({ labels: { route }, value: m.sumSeconds, metricName: `${name}_sum` });
-        values.push({ labels: { route }, value: m.count, metricName: `${name}_count` });
+        values.push({ labels, value: sum, metricName: `${name}_sum` });
+        values.push({ labels, value: cumulative, metricName: `${name}_count` });
       }
-      return { name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+      return { name, help, type: 'histogram', aggregator: 'sum', values };
     },
   };
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config.js';
 import { challengeKeys } from '../../src/core/challenge/challengeKeys.js';
@@ -34,6 +35,32 @@ describe('challengeJson', () => {
         expect(JSON.parse(challengeJson(c))).toEqual(c);
       }
     }
+  });
+
+  it('writes what JSON.stringify writes over any sequence of challenges, numbers repeating or not', async () => {
+    const base = await issue('site-a');
+    // Few values per field, so a field's number often repeats the previous challenge's and often does not.
+    const n = fc.constantFrom(0, -0, 1, 2, 0.3, 1e21, 1795707092579, 4294967295, 2 ** 53 + 2);
+    const challenge = fc.record({
+      maze_seed: n,
+      maze_width: n,
+      maze_height: n,
+      maze_difficulty: n,
+      pow_difficulty: n,
+      pow_difficulty_keyboard: n,
+      created_at: n,
+      expires_at: n,
+      cell_size: n,
+    });
+    fc.assert(
+      fc.property(fc.array(challenge, { minLength: 1, maxLength: 20 }), (changes) => {
+        for (const change of changes) {
+          const c: Challenge = { ...base, ...change };
+          expect(challengeJson(c)).toBe(JSON.stringify(c));
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('leaves test challenges to JSON.stringify, with their flag', async () => {

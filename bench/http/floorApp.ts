@@ -1,0 +1,83 @@
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type Child, PIN, freePort, spawnChild } from './processes.js';
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The routes a floor app can stand in for (as the bench names their loads). */
+const FLOOR_ROUTES = ['challenge', 'siteverify_valid'] as const;
+export type FloorRoute = (typeof FLOOR_ROUTES)[number];
+
+export const hasFloor = (key: string): key is FloorRoute => (FLOOR_ROUTES as readonly string[]).includes(key);
+
+/**
+ * The floor of a route: the bare app (ceiling) plus only what any answer of that route must cost
+ * in uWebSockets.js and node:crypto, with Ariadne's own HMAC code and nothing else of it:
+ * - every request: the walk over its headers that refuses ambiguous framing, the four headers
+ *   a POST route reads (origin, authorization, content-type, content-length), the body as text
+ *   and JSON.parse, and the no-store header of every answer;
+ * - /challenge: the peer address as a string (rate limits, adaptive proof of work) and the two
+ *   HMACs of an id (its MAC and its site tag, see core/challenge/challengeIdBytes.ts);
+ * - /siteverify: the token's HMAC over its signing input, and its claims decoded (base64url, JSON).
+ * Ariadne's own work (sites, schemas, stores, ids, answers, metrics) is what a route costs above
+ * its floor: a ratio to the bare app cannot exceed the floor's.
+ */
+const FLOOR_APP = String.raw`
+import uWS from 'uWebSockets.js';
+const { hmacKey } = await import(process.env.HMAC_MODULE);
+const route = process.env.FLOOR_ROUTE;
+const key = hmacKey(Buffer.alloc(32, 9));
+const head = '{"success":true,"pad":"';
+const answer = Buffer.from(head + 'x'.repeat(Math.max(0, Number(process.env.FLOOR_SIZE) - head.length - 2)) + '"}');
+const idBody = Buffer.alloc(11, 3);
+const ZERO = new Uint8Array(1);
+const POLICY_DIGEST = 'x'.repeat(43);
+
+/** The route's own work on the parsed body: something derived from it, so none of it is skipped. */
+function work(body, address) {
+  if (route === 'challenge') {
+    return key.digest(idBody, 'hex').length + key.digest([idBody, ZERO, body.site_key, ZERO, POLICY_DIGEST], 'hex').length + address.length;
+  }
+  const token = body.token;
+  const dot1 = token.indexOf('.');
+  const dot2 = token.lastIndexOf('.');
+  const mac = key.digest(token.slice(0, dot2), 'base64url');
+  const claims = JSON.parse(Buffer.from(token.slice(dot1 + 1, dot2), 'base64url').toString('utf8'));
+  return mac.length + Object.keys(claims).length;
+}
+
+const app = uWS.App();
+app.post('/' + route, (res, req) => {
+  let lengths = 0, encodings = 0, close = false;
+  req.forEach((name, value) => {
+    if (name === 'content-length') lengths++;
+    else if (name === 'transfer-encoding') encodings++;
+    else if (name === 'connection' && /close/i.test(value)) close = true;
+  });
+  const headers = req.getHeader('origin').length + req.getHeader('authorization').length + req.getHeader('content-type').length + req.getHeader('content-length').length;
+  const address = route === 'challenge' ? Buffer.from(res.getRemoteAddressAsText()).toString() : '';
+  let aborted = false;
+  res.onAborted(() => { aborted = true; });
+  let chunks;
+  res.onData((chunk, isLast) => {
+    if (!isLast) return void (chunks ??= []).push(Buffer.from(chunk.slice(0)));
+    const bytes = chunks === undefined ? Buffer.from(chunk) : Buffer.concat([...chunks, Buffer.from(chunk)]);
+    const done = work(JSON.parse(bytes.toString('utf8')), address) + headers + lengths + encodings + (close ? 1 : 0);
+    if (!aborted && done > 0) res.cork(() => res.writeHeader('content-type', 'application/json').writeHeader('cache-control', 'no-store').end(answer));
+  });
+});
+app.get('/healthz', (res) => res.end('{}'));
+app.any('/*', (res) => res.writeStatus('404 Not Found').end());
+app.listen('127.0.0.1', Number(process.env.PORT), (t) => { if (!t) process.exit(1); });
+`;
+
+/** The floor app of `route`, answering `size` bytes like the bare app, pinned where the server runs. */
+export async function startFloorApp(route: FloorRoute, size: number): Promise<Child> {
+  const port = await freePort();
+  return spawnChild([...PIN.server, 'node', '--input-type=module', '-e', FLOOR_APP], {
+    PORT: String(port),
+    FLOOR_ROUTE: route,
+    FLOOR_SIZE: String(size),
+    HMAC_MODULE: pathToFileURL(join(repoRoot, 'dist', 'core', 'token', 'HmacKey.js')).href,
+  }, '/healthz');
+}
