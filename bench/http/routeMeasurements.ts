@@ -37,9 +37,10 @@ export class RouteMeasurements {
 
   /**
    * Drives the children in turns, A B A B ..., each round with the next share of `load.bodies`
-   * (each body goes once to every child; or `load.count` requests cycling fewer bodies), and records each child's totals under its key. Two
-   * servers compared by a ratio then share whatever drift the machine's speed has through the run
-   * (other work on shared cores), instead of one getting a slow minute and the other a fast one.
+   * (each body goes once to every child; or `load.count` requests cycling fewer bodies), and
+   * records each child's totals under its key. Two servers compared by a ratio then share whatever
+   * drift the machine's speed has through the run (other work on shared cores), instead of one
+   * getting a slow minute and the other a fast one.
    */
   async measureInTurns(children: { key: string; child: Child }[], load: Omit<Load, 'count'> & { count?: number }): Promise<void> {
     // Without a count, each body once; with one beyond the bodies, every round cycles them all.

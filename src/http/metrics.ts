@@ -14,7 +14,6 @@ export class RouteMetrics {
   /** Answers per duration bucket (not cumulative); the last slot is +Inf. */
   readonly buckets = new Float64Array(BUCKETS.length + 1);
   sumSeconds = 0;
-  count = 0;
 
   /** Counts one answer of `status` (with its failure `code`) that took since `startedAt` (performance.now()). */
   observe(status: number, startedAt: number, code: string | undefined): void {
@@ -25,7 +24,6 @@ export class RouteMetrics {
     while (i < BUCKETS_MS.length && ms > BUCKETS_MS[i]!) i++;
     this.buckets[i]!++;
     this.sumSeconds += ms / 1000;
-    this.count++;
   }
 }
 
