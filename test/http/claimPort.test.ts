@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { claimPort, refuseClaimedPort } from '../../src/http/claimPort.js';
 import { freePort } from '../helpers/freePort.js';
@@ -22,11 +21,9 @@ describe.runIf(process.platform === 'linux')('claimPort and refuseClaimedPort', 
     await expect(Promise.all(Array.from({ length: 8 }, () => refuseClaimedPort(HOST, port)))).resolves.toHaveLength(8);
   });
 
-  it('a lock held briefly (another check) is waited out, not taken for a claim', async () => {
-    const port = await freePort();
-    const check = createServer();
-    await new Promise<void>((resolve) => check.listen({ path: `\0ariadne-port:${HOST}:${port}` }, resolve));
-    setTimeout(() => check.close(), 30);
-    await expect(refuseClaimedPort(HOST, port)).resolves.toBeUndefined();
+  it('a lock held briefly (as another check holds it) is waited out, not taken for a claim', async () => {
+    const held = await claimPort(HOST, await freePort());
+    setTimeout(() => held.release(), 30);
+    await expect(refuseClaimedPort(HOST, held.port)).resolves.toBeUndefined();
   });
 });
