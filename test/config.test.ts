@@ -22,7 +22,7 @@ describe('loadConfig', () => {
       cellSize: 40,
       challengeTtlMs: 120_000,
       probeProbability: 0,
-      scoring: { mode: 'enforce', threshold: defaultTable.threshold, table: 'v2' },
+      scoring: { mode: 'enforce', threshold: defaultTable.threshold, table: 'v3' },
       webauthn: { mode: 'off', rpId: '', origins: [], rpName: 'Ariadne' },
       dataDir: './data',
       trustProxy: 0,
@@ -158,16 +158,16 @@ describe('loadConfig', () => {
 
   it('SCORE_THRESHOLD is the calibrated one unless set; SCORING_MODE=off warns', () => {
     const r = loadConfig({ SIGNING_SECRET: SECRET, SCORE_THRESHOLD: '0' });
-    expect(r.ok && r.config.scoring).toEqual({ mode: 'enforce', threshold: 0, table: 'v2' });
+    expect(r.ok && r.config.scoring).toEqual({ mode: 'enforce', threshold: 0, table: 'v3' });
     const v1 = loadConfig({ SIGNING_SECRET: SECRET, SCORING_TABLE: 'v1' });
     expect(v1.ok && v1.config.scoring).toEqual({ mode: 'enforce', threshold: scoringTables.v1.threshold, table: 'v1' });
     const bad = loadConfig({ SIGNING_SECRET: SECRET, SCORING_TABLE: 'latest' });
     expect(bad).toEqual({ ok: false, error: expect.stringContaining('SCORING_TABLE') });
     const off = loadConfig({ SIGNING_SECRET: SECRET, SCORING_MODE: 'off' });
-    expect(off.ok && off.config.scoring).toEqual({ mode: 'off', threshold: defaultTable.threshold, table: 'v2' });
+    expect(off.ok && off.config.scoring).toEqual({ mode: 'off', threshold: defaultTable.threshold, table: 'v3' });
     expect(off.ok && off.warnings).toEqual([expect.stringContaining('SCORING_MODE=off')]);
     const keysOff = loadConfig({ SIGNING_SECRET: SECRET, SCORING_KEYBOARD_MODE: 'off' });
-    expect(keysOff.ok && keysOff.config.scoring).toEqual({ mode: 'enforce', keyboardMode: 'off', threshold: defaultTable.threshold, table: 'v2' });
+    expect(keysOff.ok && keysOff.config.scoring).toEqual({ mode: 'enforce', keyboardMode: 'off', threshold: defaultTable.threshold, table: 'v3' });
     expect(keysOff.ok && keysOff.warnings).toEqual([expect.stringContaining('SCORING_KEYBOARD_MODE=off')]);
   });
 

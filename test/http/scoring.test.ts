@@ -113,7 +113,7 @@ const rejected = (code: string) => ({ status: 400, body: { success: false, score
 
 describe('scoring enforced at the calibrated threshold (the default)', () => {
   it('is the start-up default', () => {
-    expect(ENFORCED).toEqual({ mode: 'enforce', threshold: defaultTable.threshold, table: 'v2' });
+    expect(ENFORCED).toEqual({ mode: 'enforce', threshold: defaultTable.threshold, table: 'v3' });
   });
 
   it.skipIf(!hasHumans)('accepts a held-out person\'s movement laid on the maze; the measured score reaches /siteverify', async () => {

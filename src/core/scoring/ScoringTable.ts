@@ -2,6 +2,7 @@ import type { FeatureName } from '../../kernel/features.js';
 import type { KeyboardFeatureName } from './keyboard/measureKeyboard.js';
 import v1 from './tables/v1.json' with { type: 'json' };
 import v2 from './tables/v2.json' with { type: 'json' };
+import v3 from './tables/v3.json' with { type: 'json' };
 
 export type InputType = 'mouse' | 'touch' | 'pen' | 'keyboard';
 
@@ -52,8 +53,12 @@ export interface ScoringTable {
   };
 }
 
-/** The shipped tables by version: `v1` (fitted on four scripted movers), `v2` (also on public mover libraries and motor-control imitations). */
-export const scoringTables = { v1: v1 as ScoringTable, v2: v2 as ScoringTable } as const;
+/**
+ * The shipped tables by version: `v1` (fitted on four scripted movers), `v2` (also on public mover
+ * libraries and motor-control imitations), `v3` (the default: features that hold whatever the
+ * laying of the calibration data, and keyboard people who explore by announcements).
+ */
+export const scoringTables = { v1: v1 as ScoringTable, v2: v2 as ScoringTable, v3: v3 as ScoringTable } as const;
 export type TableVersion = keyof typeof scoringTables;
 
-export const defaultTable: ScoringTable = scoringTables.v2;
+export const defaultTable: ScoringTable = scoringTables.v3;

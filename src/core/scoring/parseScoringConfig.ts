@@ -17,11 +17,11 @@ export interface ScoringConfig {
   table: TableVersion;
 }
 
-export const DEFAULT_TABLE: TableVersion = 'v2';
+export const DEFAULT_TABLE: TableVersion = 'v3';
 
 /**
  * SCORING_MODE (default enforce), SCORING_KEYBOARD_MODE (default: SCORING_MODE), SCORING_TABLE
- * (default v2) and SCORE_THRESHOLD (default: the calibrated threshold of that table), from the
+ * (default v3) and SCORE_THRESHOLD (default: the calibrated threshold of that table), from the
  * environment. Throws an Error naming the variable for a bad value.
  */
 export function parseScoringConfig(env: Readonly<Record<string, string | undefined>>): ScoringConfig {

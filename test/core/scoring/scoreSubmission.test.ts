@@ -85,14 +85,14 @@ describe('scoreSubmission', () => {
   });
 
   it('still loads table v1 unchanged, which scores keyboard solves on their timing regularity alone', async () => {
-    expect(defaultTable.version).toBe('v2');
+    expect(defaultTable.version).toBe('v3');
     expect(scoringTables.v1.types.keyboard.terms.map((t) => t.feature)).toEqual(['interval_cv']);
     const events = scriptAtKeys(kernel.generateMaze(maze), 'uniform', 'random', 1);
     const r = await scoreSubmission(
       { kernel, fingerprints: newFingerprints(), table: scoringTables.v1 },
       { maze, cellSize: 40, events: packEvents(events), rawEvents: events },
     );
-    // v1 lets this script through; v2 (the default) does not.
+    // v1 lets this script through; v3 (the default) does not.
     expect(r.score).toBeGreaterThanOrEqual(scoringTables.v1.threshold);
     expect((await score(events)).score).toBeLessThan(defaultTable.threshold);
   });
@@ -190,25 +190,26 @@ describe('inferInputType', () => {
 });
 
 describe('parseScoringConfig', () => {
-  it('defaults to enforce with table v2 at its calibrated threshold', () => {
-    expect(defaultTable).toBe(scoringTables.v2);
-    expect(parseScoringConfig({})).toEqual({ mode: 'enforce', threshold: scoringTables.v2.threshold, table: 'v2' });
+  it('defaults to enforce with table v3 at its calibrated threshold', () => {
+    expect(defaultTable).toBe(scoringTables.v3);
+    expect(parseScoringConfig({})).toEqual({ mode: 'enforce', threshold: scoringTables.v3.threshold, table: 'v3' });
   });
   it('reads SCORING_MODE, SCORING_TABLE and SCORE_THRESHOLD', () => {
-    expect(parseScoringConfig({ SCORING_MODE: 'shadow', SCORE_THRESHOLD: '0.3' })).toEqual({ mode: 'shadow', threshold: 0.3, table: 'v2' });
+    expect(parseScoringConfig({ SCORING_MODE: 'shadow', SCORE_THRESHOLD: '0.3' })).toEqual({ mode: 'shadow', threshold: 0.3, table: 'v3' });
     expect(parseScoringConfig({ SCORING_MODE: 'off' }).mode).toBe('off');
-    // v1 stays selectable, with its own calibrated threshold unless one is given.
+    // v1 and v2 stay selectable, with its own calibrated threshold unless one is given.
     expect(parseScoringConfig({ SCORING_TABLE: 'v1' })).toEqual({ mode: 'enforce', threshold: scoringTables.v1.threshold, table: 'v1' });
     expect(parseScoringConfig({ SCORING_TABLE: ' v1 ', SCORE_THRESHOLD: '0.7' })).toEqual({ mode: 'enforce', threshold: 0.7, table: 'v1' });
+    expect(parseScoringConfig({ SCORING_TABLE: 'v2' })).toEqual({ mode: 'enforce', threshold: scoringTables.v2.threshold, table: 'v2' });
   });
   it('reads SCORING_KEYBOARD_MODE, the mode of keyboard solves, absent unless set (then SCORING_MODE applies)', () => {
     expect(parseScoringConfig({})).not.toHaveProperty('keyboardMode');
-    expect(parseScoringConfig({ SCORING_KEYBOARD_MODE: ' shadow ' })).toEqual({ mode: 'enforce', keyboardMode: 'shadow', threshold: scoringTables.v2.threshold, table: 'v2' });
+    expect(parseScoringConfig({ SCORING_KEYBOARD_MODE: ' shadow ' })).toEqual({ mode: 'enforce', keyboardMode: 'shadow', threshold: scoringTables.v3.threshold, table: 'v3' });
     expect(parseScoringConfig({ SCORING_MODE: 'shadow', SCORING_KEYBOARD_MODE: 'enforce' })).toMatchObject({ mode: 'shadow', keyboardMode: 'enforce' });
     expect(() => parseScoringConfig({ SCORING_KEYBOARD_MODE: 'lenient' })).toThrow(/SCORING_KEYBOARD_MODE/);
   });
   it('refuses bad values by name', () => {
-    expect(() => parseScoringConfig({ SCORING_TABLE: 'v3' })).toThrow(/SCORING_TABLE/);
+    expect(() => parseScoringConfig({ SCORING_TABLE: 'v4' })).toThrow(/SCORING_TABLE/);
     expect(() => parseScoringConfig({ SCORING_TABLE: 'toString' })).toThrow(/SCORING_TABLE/);
     expect(() => parseScoringConfig({ SCORING_MODE: 'strict' })).toThrow(/SCORING_MODE/);
     expect(() => parseScoringConfig({ SCORE_THRESHOLD: '1.5' })).toThrow(/SCORE_THRESHOLD/);
