@@ -76,6 +76,8 @@ describe('a close answer with nothing behind it in the read is answered, then th
     ['Connection: CLOSE'],
     ['Connection: keep-alive, close'],
     ['Connection: keep-alive\r\nConnection: close'],
+    // Any five-character first value: uWebSockets.js closes after the answer whatever it says.
+    ['Connection: other'],
   ])('%s: one Connection: close on the answer', async (connection) => {
     const r = await send([request('GET', '/metrics', `${connection}\r\n`)]);
     expect(r.answers.map(closeHeaders)).toEqual([1]);
@@ -93,6 +95,14 @@ describe('a close answer with nothing behind it in the read is answered, then th
   it('a 405 at the end of a pipeline: answered in order, the 405 with close, then closed', async () => {
     const r = await send([PROBE + PREFLIGHT + WRONG_METHOD]);
     expect(summary(r.answers)).toEqual(['401', '204', '405 close']);
+    expect(r.closed).toBe(true);
+  });
+
+  it('HEAD of a POST route (405): the head with one Connection: close and no body, then closed', async () => {
+    const r = await exchange(server.port, [request('HEAD', '/verify')]);
+    expect(r.text).toMatch(/^HTTP\/1\.1 405 /);
+    expect(r.text.match(/\r\nconnection: close\r\n/gi)).toHaveLength(1);
+    expect(r.text.endsWith('\r\n\r\n')).toBe(true);
     expect(r.closed).toBe(true);
   });
 
