@@ -106,6 +106,21 @@ describe('a close answer with nothing behind it in the read is answered, then th
     expect(r.closed).toBe(true);
   });
 
+  it('a POST with Connection: close: its body is read though reading stops after it, whether it comes with the head, later, or not at all', async () => {
+    const post = (headers: string) => request('POST', '/challenge', `Content-Type: application/json\r\nConnection: close\r\n${headers}`);
+    const withBody = await send([`${post('Content-Length: 16\r\n')}{"site_key":"s"}`]);
+    const bodyLater = await send([post('Content-Length: 16\r\n'), { delay: 100 }, '{"site_key":"s"}', { delay: 100 }, PROBE]);
+    const noBody = await send([post('')]);
+    for (const r of [withBody, bodyLater]) {
+      expect(summary(r.answers)).toEqual(['200 close']);
+      expect(JSON.parse(r.answers[0]!.body)).toMatchObject({ site_key: 's' });
+      expect(r.closed).toBe(true);
+      expect(r.processed).toBe(0);
+    }
+    expect(summary(noBody.answers)).toEqual(['400 close']);
+    expect(noBody.closed).toBe(true);
+  });
+
   it('keep-alive pipelining without a close is answered in order and the connection stays open', async () => {
     const r = await exchange(server.port, [PROBE + PREFLIGHT + PROBE], 2000, (t) => responses(t).length === 3);
     expect(summary(responses(r.text))).toEqual(['401', '204', '401']);
