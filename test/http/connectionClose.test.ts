@@ -121,6 +121,12 @@ describe('a close answer with nothing behind it in the read is answered, then th
     expect(noBody.closed).toBe(true);
   });
 
+  it('an OPTIONS request to an unknown path is a 404 that keeps the connection', async () => {
+    const r = await exchange(server.port, [request('OPTIONS', '/nowhere') + PROBE], 2000, (t) => responses(t).length === 2);
+    expect(summary(responses(r.text))).toEqual(['404', '401']);
+    expect(r.closed).toBe(false);
+  });
+
   it('keep-alive pipelining without a close is answered in order and the connection stays open', async () => {
     const r = await exchange(server.port, [PROBE + PREFLIGHT + PROBE], 2000, (t) => responses(t).length === 3);
     expect(summary(responses(r.text))).toEqual(['401', '204', '401']);
