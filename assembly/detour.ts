@@ -15,17 +15,13 @@ const DIST: usize = memory.data(MAX_CELLS, 16);
 /** The search's queue (u16 cells); afterwards the list of cells whose DIST to clear. */
 const QUEUE: usize = memory.data(MAX_CELLS << 1, 16);
 
-/** The open neighbour of `c` across `side` (a wall bit), or -1 for a wall or the maze's edge. */
-@inline function across(c: i32, side: u8, w: i32, n: i32): i32 {
-  if ((wallAt(c) & side) != 0) return -1;
-  if (side == WALL_N) return c >= w ? c - w : -1;
-  if (side == WALL_S) return c + w < n ? c + w : -1;
-  if (side == WALL_E) return (c + 1) % w != 0 ? c + 1 : -1;
-  return c % w != 0 ? c - 1 : -1;
+/** Column and row steps across each side (wall bits N=1, S=2, E=4, W=8). */
+@inline function stepX(side: u8): i32 {
+  return side == WALL_E ? 1 : side == WALL_W ? -1 : 0;
 }
 
-@inline function cellsApart(a: i32, b: i32, w: i32): i32 {
-  return abs<i32>(a % w - b % w) + abs<i32>(a / w - b / w);
+@inline function stepY(side: u8): i32 {
+  return side == WALL_S ? 1 : side == WALL_N ? -1 : 0;
 }
 
 @inline function distAt(c: i32): i32 {
@@ -44,12 +40,14 @@ const QUEUE: usize = memory.data(MAX_CELLS << 1, 16);
  * it) stays within apart + DETOUR_SLACK, which keeps every cell of a route within the bound and
  * its distance exact (the bound is consistent, so no route of the bound passes a cell left out);
  * and it stops as soon as it reaches `from`, when every cell one step closer is already placed.
- * No memory is allocated; DIST is left all zero for the next call.
+ * Coordinates are carried along so the search divides once per cell. No memory is allocated;
+ * DIST is left all zero for the next call.
  */
 export function walkDetour(from: i32, to: i32, w: i32, h: i32, out: usize): i32 {
   if (from == to) return 0;
-  const n = w * h;
-  const limit = cellsApart(from, to, w) + DETOUR_SLACK;
+  const fx = from % w;
+  const fy = from / w;
+  const limit = abs<i32>(fx - to % w) + abs<i32>(fy - to / w) + DETOUR_SLACK;
   store<u8>(DIST + <usize>to, 1);
   store<u16>(QUEUE, <u16>to);
   let head: i32 = 0;
@@ -58,10 +56,17 @@ export function walkDetour(from: i32, to: i32, w: i32, h: i32, out: usize): i32 
   while (head < tail && !found) {
     const c = <i32>load<u16>(QUEUE + (<usize>head << 1));
     head++;
+    const cx = c % w;
+    const cy = c / w;
+    const walls = wallAt(c);
     const next = distAt(c); // the neighbours' distance, plus one
     for (let side: u8 = WALL_N; side <= WALL_W; side <<= 1) {
-      const nb = across(c, side, w, n);
-      if (nb < 0 || distAt(nb) != 0 || next + cellsApart(nb, from, w) > limit) continue;
+      if ((walls & side) != 0) continue;
+      const nx = cx + stepX(side);
+      const ny = cy + stepY(side);
+      if (<u32>nx >= <u32>w || <u32>ny >= <u32>h || next + abs<i32>(nx - fx) + abs<i32>(ny - fy) > limit) continue;
+      const nb = ny * w + nx;
+      if (distAt(nb) != 0) continue;
       store<u8>(DIST + <usize>nb, <u8>(next + 1));
       store<u16>(QUEUE + (<usize>tail << 1), <u16>nb);
       tail++;
@@ -76,14 +81,19 @@ export function walkDetour(from: i32, to: i32, w: i32, h: i32, out: usize): i32 
     // Every reached cell but `to` has an open neighbour one step closer (the cell the search
     // reached it from), so each step gets closer and the walk ends on `to` within the bound.
     count = 0;
+    let x = fx;
+    let y = fy;
     for (let cur = from; cur != to && count < limit; ) {
+      const walls = wallAt(cur);
       const closer = distAt(cur) - 1;
       for (let side: u8 = WALL_N; side <= WALL_W; side <<= 1) {
-        const nb = across(cur, side, w, n);
-        if (nb >= 0 && distAt(nb) == closer) {
-          cur = nb;
-          break;
-        }
+        const nx = x + stepX(side);
+        const ny = y + stepY(side);
+        if ((walls & side) != 0 || <u32>nx >= <u32>w || <u32>ny >= <u32>h || distAt(ny * w + nx) != closer) continue;
+        x = nx;
+        y = ny;
+        cur = ny * w + nx;
+        break;
       }
       store<u16>(out + (<usize>count << 1), <u16>cur);
       count++;
