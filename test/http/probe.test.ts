@@ -28,13 +28,13 @@ function toTrigger(ch: any): Cell[] {
   return path.slice(0, i + 1);
 }
 
-function arm(ch: any, opts: { sessionId?: string; cells?: Cell[]; probeId?: string; on?: TestServer } = {}) {
+function arm(ch: any, opts: { sessionId?: string; cells?: Cell[]; probeId?: string; on?: TestServer; along?: number[] } = {}) {
   return postJson((opts.on ?? server).at('/probe/arm'), {
     challenge_id: ch.id,
     site_key: ch.site_key,
     session_id: opts.sessionId ?? 'sess',
     probe_id: opts.probeId ?? ch.probes[0].id,
-    events: traceEvents(ch, opts.cells ?? toTrigger(ch), { up: false }),
+    events: traceEvents(ch, opts.cells ?? toTrigger(ch), { up: false, along: opts.along }),
   });
 }
 
@@ -131,7 +131,8 @@ describe('/probe/arm rules', () => {
     // A challenge whose path to the trigger has a jump that neither rule 3 fills: the straight
     // segment from the start cell's centre to a later cell's centre meets a wall, and the open
     // route is more than 4 steps longer than the cells are apart. A jump whose route is within
-    // that bound is filled (the bounded detour) and arms.
+    // that bound is filled (the bounded detour) and arms. One event per cell: points between two
+    // cells that are not neighbours would land in cells off the route.
     let refused = false;
     let detoured = false;
     for (let tries = 0; tries < 20 && !(refused && detoured); tries++) {
@@ -143,12 +144,12 @@ describe('/probe/arm rules', () => {
         cells.findIndex((c, i) => i > 1 && server.kernel.walkSegment(maze, centre(cells[0]!), centre(c)) === null && (server.kernel.detour(maze, cells[0]!, c) !== null) === reached);
       const far = jumps(false);
       if (!refused && far !== -1) {
-        expect((await arm(ch, { cells: [cells[0]!, ...cells.slice(far)] })).body.error_code).toBe('probe_not_reached');
+        expect((await arm(ch, { cells: [cells[0]!, ...cells.slice(far)], along: [1] })).body.error_code).toBe('probe_not_reached');
         refused = true;
       }
       const near = jumps(true);
       if (!detoured && near !== -1) {
-        expect((await arm(ch, { cells: [cells[0]!, ...cells.slice(near)] })).body).toMatchObject({ success: true });
+        expect((await arm(ch, { cells: [cells[0]!, ...cells.slice(near)], along: [1] })).body).toMatchObject({ success: true });
         detoured = true;
       }
     }
