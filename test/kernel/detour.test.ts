@@ -115,6 +115,8 @@ describe('the bounded detour on a generated maze', () => {
     expect(k.detour(maze, { x: 3, y: 3 }, { x: 3, y: 3 })).toEqual([]);
     expect(() => k.detour(maze, { x: 8, y: 0 }, { x: 0, y: 0 })).toThrow(/from/);
     expect(() => k.detour(maze, { x: 0, y: 0 }, { x: 0, y: -1 })).toThrow(/to/);
+    expect(() => k.detour(maze, null as unknown as Cell, { x: 0, y: 0 })).toThrow(/from must be a cell/);
+    expect(() => k.detour(maze, { x: 0.5, y: 0 }, { x: 0, y: 0 })).toThrow(/from must be an integer/);
   });
 });
 
