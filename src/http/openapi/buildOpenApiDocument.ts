@@ -42,6 +42,10 @@ const MOUNTED_SUMMARIES: Record<string, string> = {
   'get /ariadne-worker.js': "The widget's proof-of-work worker",
   'get /kernel.wasm': 'The kernel (maze, replay, proof of work), as the widget runs it',
   'post /demo/signup': "The demo's backend: redeems the token in-process",
+  'get /recaptcha/api.js': "The widget behind reCAPTCHA v2's browser API (window.grecaptcha)",
+  'get /1/api.js': "The widget behind hCaptcha's browser API (window.hcaptcha, and window.grecaptcha unless recaptchacompat=off)",
+  'get /1/secure-api.js': 'The same script as /1/api.js, at the path of hCaptcha\'s secure-api loader option',
+  'get /turnstile/v0/api.js': "The widget behind Turnstile's browser API (window.turnstile)",
 };
 
 const version = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
