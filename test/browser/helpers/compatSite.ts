@@ -1,0 +1,128 @@
+// A site of its own (a real HTTP server on 127.0.0.1, another origin than Ariadne's localhost)
+// that uses one of the compatible scripts as a site using reCAPTCHA, hCaptcha or Turnstile
+// would: its pages under a strict Content-Security-Policy, its own scripts, and a form backend
+// that redeems the field the service's backends read. Also what every such test checks: no
+// policy violation and no error on the console.
+import { type IncomingMessage, type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
+import { siteverify } from './maze.js';
+
+export type Service = 'recaptcha' | 'hcaptcha' | 'turnstile';
+
+/** The hidden field each service's backends read. */
+export const RESPONSE_FIELD: Record<Service, string> = {
+  recaptcha: 'g-recaptcha-response',
+  hcaptcha: 'h-captcha-response',
+  turnstile: 'cf-turnstile-response',
+};
+
+/** The script's path on Ariadne (the one each service's loaders build). */
+export const SCRIPT_PATH: Record<Service, string> = {
+  recaptcha: '/recaptcha/api.js',
+  hcaptcha: '/1/api.js',
+  turnstile: '/turnstile/v0/api.js',
+};
+
+/** Scripts from this site and from Ariadne only; nothing inline, no eval; forms post here only. */
+export const sitePolicy = (ariadneUrl: string): string =>
+  `default-src 'none'; script-src 'self' ${ariadneUrl} 'wasm-unsafe-eval'; worker-src blob:; connect-src ${ariadneUrl}; ` +
+  `style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'`;
+
+/**
+ * The site's script: records every callback the widget calls by name (data-callback="solved"
+ * and so on) on `window.calls`; `submitForm` also posts the page's form, as sites with an
+ * invisible widget on their submit button do.
+ */
+export const RECORDING_SCRIPT = `window.calls = [];
+for (const name of ['solved', 'expired', 'failed', 'dismissed', 'opened', 'loaded']) {
+  window[name] = (...args) => window.calls.push([name, ...args.map(String)]);
+}
+window.submitForm = (token) => {
+  window.calls.push(['submitForm', String(token)]);
+  document.forms[0].submit();
+};`;
+
+export interface PostedForm {
+  fields: Record<string, string>;
+  verdict: Record<string, unknown>;
+}
+
+export interface CompatSite {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  /** The forms posted to /submit so far. */
+  posts: PostedForm[];
+  close(): Promise<void>;
+}
+
+export interface SiteFile {
+  body: string;
+  type: string;
+}
+
+const readForm = async (req: IncomingMessage): Promise<Record<string, string>> => {
+  let text = '';
+  for await (const chunk of req) text += String(chunk);
+  return Object.fromEntries(new URLSearchParams(text));
+};
+
+/**
+ * Serves `files` by path (HTML pages with the strict policy) and POST /submit, which redeems
+ * `fields[field]` with `redeem` and answers the verdict as JSON.
+ */
+export async function startCompatSite(
+  ariadneUrl: string,
+  files: Record<string, SiteFile>,
+  redeem: (fields: Record<string, string>) => Promise<Record<string, unknown>>,
+): Promise<CompatSite> {
+  const posts: PostedForm[] = [];
+  const server: Server = createServer((req, res) => {
+    const { pathname } = new URL(req.url ?? '/', 'http://site');
+    if (req.method === 'POST' && pathname === '/submit') {
+      void readForm(req).then(async (fields) => {
+        const verdict = await redeem(fields);
+        posts.push({ fields, verdict });
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(verdict));
+      });
+      return;
+    }
+    const file = files[pathname];
+    if (!file) return void res.writeHead(pathname === '/favicon.ico' ? 204 : 404).end();
+    const headers: Record<string, string> = { 'content-type': file.type };
+    if (file.type.startsWith('text/html')) headers['content-security-policy'] = sitePolicy(ariadneUrl);
+    res.writeHead(200, headers).end(file.body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    posts,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** Redeems a compat token as a site's backend would. */
+export async function redeemCompat(ariadneUrl: string, token: string): Promise<Record<string, unknown>> {
+  // Until the compatible siteverify routes exist: the session id is the token's own claim.
+  const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { session_id?: unknown };
+  return siteverify(ariadneUrl, token, String(claims.session_id));
+}
+
+/** Collects policy violations, console errors and uncaught page errors from now on. */
+export function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.text().includes('Content Security Policy')) problems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  return problems;
+}
+
+/** The callbacks the page recorded (see RECORDING_SCRIPT). */
+export function recordedCalls(page: Page): Promise<string[][]> {
+  return page.evaluate(() => (window as unknown as { calls: string[][] }).calls);
+}
