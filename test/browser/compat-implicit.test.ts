@@ -3,6 +3,8 @@
 // form, the script tag pointed at Ariadne, the maze solved in real Chromium, the form posted
 // and the field the service's backends read redeemed by the site's backend. Then the invisible
 // modes: a bound submit button, and execute() with its dialog (Escape, focus, promise).
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findChromium } from './helpers/browser.js';
 import {
@@ -17,9 +19,11 @@ import {
   watchConsole,
 } from './helpers/compatSite.js';
 import { dragAlong, keyAlong, readyChallenge, solutionOf } from './helpers/maze.js';
+import { repoRoot } from './helpers/server.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
 import type { Page } from 'playwright-core';
 
+const artifacts = path.join(repoRoot, 'test-artifacts');
 const CLASS: Record<Service, string> = { recaptcha: 'g-recaptcha', hcaptcha: 'h-captcha', turnstile: 'cf-turnstile' };
 const GLOBAL: Record<Service, string> = { recaptcha: 'grecaptcha', hcaptcha: 'hcaptcha', turnstile: 'turnstile' };
 
@@ -123,6 +127,8 @@ describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chr
     const dialog = page.getByRole('dialog', { name: 'Human check' });
     expect(await dialog.isVisible()).toBe(true);
     expect(await deepFocus(page)).toBe('CANVAS');
+    mkdirSync(artifacts, { recursive: true });
+    await page.screenshot({ path: path.join(artifacts, 'compat-invisible-dialog.png') });
     // Keyboard alone, from where the dialog put the focus.
     const navigation = page.waitForNavigation();
     await keyAlong(page, await solutionOf(c));

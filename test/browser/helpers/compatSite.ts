@@ -69,12 +69,12 @@ const readForm = async (req: IncomingMessage): Promise<Record<string, string>> =
 
 /**
  * Serves `files` by path (HTML pages with the strict policy) and POST /submit, which redeems
- * `fields[field]` with `redeem` and answers the verdict as JSON.
+ * the posted form with `redeem` and answers the verdict as JSON.
  */
 export async function startCompatSite(
   ariadneUrl: string,
   files: Record<string, SiteFile>,
-  redeem: (fields: Record<string, string>) => Promise<Record<string, unknown>>,
+  redeem: (fields: Record<string, string>) => Promise<Record<string, unknown>> = async () => ({ success: false }),
 ): Promise<CompatSite> {
   const posts: PostedForm[] = [];
   const server: Server = createServer((req, res) => {
