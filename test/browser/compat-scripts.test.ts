@@ -192,4 +192,63 @@ describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chr
     await page.close();
     await site.close();
   });
+
+  it("Turnstile's explicit API: execution 'execute' with a renamed field, isExpired, reset and remove", async () => {
+    const body = `<form id="f" action="/submit" method="post"><div id="box"></div><button id="send" type="submit">Sign up</button></form>`;
+    const site = await siteFor('turnstile', html('turnstile', `<script src="${live.server.url}/turnstile/v0/api.js?render=explicit&onload=loaded" async defer></script>`, body));
+    const page = await live.browser.context.newPage();
+    const problems = watchConsole(page);
+    await page.goto(`${site.url}/`);
+    await expect.poll(() => recordedCalls(page)).toContainEqual(['loaded']);
+    type T = { render(el: string, p: object): string; execute(el: string): void };
+    /** Calls turnstile[method](widget), or turnstile[method]() without a widget. */
+    const call = (method: 'getResponse' | 'isExpired' | 'reset' | 'remove', widget?: string) =>
+      page.evaluate(([m, w]) => (window as unknown as { turnstile: Record<string, (id?: string) => unknown> }).turnstile[m]!(w), [method, widget] as const);
+    const id = await page.evaluate(() =>
+      (window as unknown as { turnstile: T }).turnstile.render('#box', { sitekey: 'compat-turnstile', execution: 'execute', 'response-field-name': 'captcha', callback: 'solved' }),
+    );
+    expect(id).toMatch(/^cf-chl-widget-/);
+    expect(await page.locator('ariadne-maze').count()).toBe(0);
+    const c = await readyChallenge(page, () => page.evaluate(() => (window as unknown as { turnstile: T }).turnstile.execute('#box')));
+    await dragAlong(page, c, await solutionOf(c));
+    const t = await token(page);
+    expect(await page.locator('#f [name="captcha"]').inputValue()).toBe(t);
+    expect(await page.locator('#f [name="cf-turnstile-response"]').count()).toBe(0);
+    // Without an id, the calls mean the last widget rendered.
+    expect([await call('getResponse', id), await call('getResponse'), await call('isExpired', id)]).toEqual([t, t, false]);
+    await call('reset', id);
+    expect(await call('getResponse', id)).toBe('');
+    expect(await page.locator('#f [name="captcha"]').inputValue()).toBe('');
+    await call('remove', id);
+    expect(await page.locator('#f [name="captcha"]').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+    await site.close();
+  });
+
+  it("reCAPTCHA v3's style: grecaptcha.ready, then execute(siteKey, {action}) opens the dialog and resolves with the token", async () => {
+    const site = await siteFor('recaptcha', html('v3', `<script src="${live.server.url}/recaptcha/api.js?render=compat-recaptcha" async defer></script>`, '<p>No widget in the page.</p>'));
+    const page = await live.browser.context.newPage();
+    const problems = watchConsole(page);
+    await page.goto(`${site.url}/`);
+    await expect.poll(() => page.evaluate(() => typeof (window as unknown as { grecaptcha?: unknown }).grecaptcha)).toBe('object');
+    type G = { ready(cb: () => void): void; execute(key: string, o: object): Promise<string> };
+    let outcome: Promise<string> | undefined;
+    const c = await readyChallenge(page, async () => {
+      outcome = page.evaluate(
+        () =>
+          new Promise<string>((resolve, reject) => {
+            const g = (window as unknown as { grecaptcha: G }).grecaptcha;
+            g.ready(() => g.execute('compat-recaptcha', { action: 'signup' }).then(resolve, reject));
+          }),
+      );
+    });
+    expect(c.site_key).toBe('compat-recaptcha');
+    await dragAlong(page, c, await solutionOf(c));
+    const t = await outcome!;
+    expect(await redeemCompat(live.server.url, t)).toMatchObject({ success: true, challenge_id: c.id });
+    expect(problems).toEqual([]);
+    await page.close();
+    await site.close();
+  });
 });
