@@ -22,6 +22,8 @@ interface Record_ {
   keys: string[];
   errors: string[];
   closed: number;
+  /** react-hcaptcha's onLoad: the script is loaded and the widget rendered. */
+  loaded?: boolean;
 }
 
 const RECORD = 'const record = (window.record = { tokens: [], keys: [], errors: [], closed: 0 }); const q = new URLSearchParams(location.search);';
@@ -43,6 +45,7 @@ createRoot(document.getElementById('root')).render(
     onVerify: (token, key) => (record.tokens.push(token), record.keys.push(key)),
     onError: (e) => record.errors.push(String(e)),
     onClose: () => record.closed++,
+    onLoad: () => (record.loaded = true),
   }),
 );
 `;
@@ -120,21 +123,13 @@ describe.skipIf(!findChromium())('published wrappers pointed at Ariadne, in Chro
     const p = await live.browser.context.newPage();
     const problems = watchConsole(p);
     await p.goto(`${site.url}/?site_key=wrapper-hcaptcha&size=invisible&apihost=${encodeURIComponent(live.server.url)}`);
-    await expect.poll(() => p.evaluate(() => typeof (window as unknown as { hcaptcha?: unknown }).hcaptcha)).toBe('object');
+    await expect.poll(async () => (await recorded(p)).loaded).toBe(true);
+    expect(await p.locator('ariadne-maze').count()).toBe(0);
     let outcome: Promise<{ response?: string; key?: string; error?: string }> | undefined;
     const c = await readyChallenge(p, async () => {
-      // The component is ready once the script has loaded and it rendered; retry until then.
-      outcome = p.evaluate(async () => {
+      outcome = p.evaluate(() => {
         const ref = (window as unknown as { captcha: { current: { execute(o: object): Promise<{ response: string; key: string }> } } }).captcha;
-        for (let i = 0; i < 100; i++) {
-          try {
-            return await ref.current.execute({ async: true });
-          } catch (e) {
-            if (!String(e).includes('not ready') && !String(e).includes('hcaptcha-')) return { error: String(e) };
-            await new Promise((r) => setTimeout(r, 50));
-          }
-        }
-        return { error: 'never ready' };
+        return ref.current.execute({ async: true }).catch((e: unknown) => ({ error: String(e) }));
       });
     });
     expect(await p.getByRole('dialog', { name: 'Human check' }).isVisible()).toBe(true);
