@@ -59,10 +59,12 @@ export class CompatWidget {
       this.maze = this.newMaze();
       container.append(this.maze);
     } else if (isButton(container)) {
-      // A button carrying the class: its click runs the check, and the callback takes it from there.
+      // A button carrying the class: its click runs the check, and the callback takes it from
+      // there (again with the held token, when a second click comes before it expires).
       const onClick = (e: Event) => {
         e.preventDefault();
-        void this.execute().catch(() => undefined);
+        if (this.token) callBack(this.params, 'callback', this.token);
+        else void this.execute();
       };
       container.addEventListener('click', onClick);
       this.cleanup.push(() => container.removeEventListener('click', onClick));
@@ -99,20 +101,24 @@ export class CompatWidget {
 
   /** Drops the token and any open dialog; a visible widget fetches a fresh puzzle. */
   reset(): void {
+    this.drop();
+    if (this.maze?.isConnected) this.maze.reset();
+  }
+
+  remove(): void {
+    this.drop();
+    this.maze?.remove();
+    this.maze = null;
+    for (const f of this.fields.splice(0)) f.remove();
+    for (const off of this.cleanup.splice(0)) off();
+  }
+
+  private drop(): void {
     this.clear();
     this.expired = false;
     this.dialog?.close();
     this.dialog = null;
     this.settle(new Error(RESET));
-    if (this.maze?.isConnected) this.maze.reset();
-  }
-
-  remove(): void {
-    this.reset();
-    this.maze?.remove();
-    this.maze = null;
-    for (const f of this.fields.splice(0)) f.remove();
-    for (const off of this.cleanup.splice(0)) off();
   }
 
   private newMaze(): AriadneMaze {
