@@ -9,10 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { findChromium } from './helpers/browser.js';
 import {
   type CompatSite,
+  DUPLICATE_CODE,
   RECORDING_SCRIPT,
   RESPONSE_FIELD,
   SCRIPT_PATH,
   type Service,
+  compatSitesFile,
   recordedCalls,
   redeemCompat,
   startCompatSite,
@@ -53,12 +55,12 @@ const deepFocus = (page: Page) =>
   });
 
 describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chromium', { timeout: 90_000 }, () => {
-  const live = withAriadneAndChromium();
+  const live = withAriadneAndChromium({ env: { SITES_FILE: compatSitesFile(['compat-recaptcha', 'compat-hcaptcha', 'compat-turnstile']) } });
   const siteFor = (service: Service, page: string): Promise<CompatSite> =>
     startCompatSite(
       live.server.url,
       { '/': { body: page, type: 'text/html; charset=utf-8' }, '/site.js': { body: RECORDING_SCRIPT, type: 'text/javascript' } },
-      (fields) => redeemCompat(live.server.url, fields[RESPONSE_FIELD[service]] ?? ''),
+      (fields) => redeemCompat(live.server.url, service, `compat-${service}`, fields[RESPONSE_FIELD[service]] ?? ''),
     );
 
   it.each<Service>(['recaptcha', 'hcaptcha', 'turnstile'])(
@@ -85,9 +87,10 @@ describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chr
 
       const [answer] = await Promise.all([page.waitForNavigation(), page.click('#send')]);
       expect(answer?.status()).toBe(200);
-      expect(JSON.parse(await page.locator('body').innerText())).toMatchObject({ success: true, challenge_id: c.id });
+      expect(JSON.parse(await page.locator('body').innerText())).toMatchObject({ success: true, hostname: '127.0.0.1', 'error-codes': [] });
       expect(site.posts[0]!.fields).toMatchObject({ email: 'ada@example.com', [field]: t });
-      expect(await redeemCompat(live.server.url, t)).toMatchObject({ success: false });
+      // Replayed: the service's own code for a duplicate.
+      expect(await redeemCompat(live.server.url, service, `compat-${service}`, t)).toMatchObject({ success: false, 'error-codes': [DUPLICATE_CODE[service]] });
       expect(problems).toEqual([]);
       await page.close();
       await site.close();
@@ -134,7 +137,8 @@ describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chr
     await keyAlong(page, await solutionOf(c));
     await navigation;
     const verdict = JSON.parse(await page.locator('body').innerText()) as Record<string, unknown>;
-    expect(verdict).toMatchObject({ success: true, challenge_id: c.id });
+    expect(verdict).toMatchObject({ success: true, hostname: '127.0.0.1' });
+    expect(c.site_key).toBe('compat-recaptcha');
     expect(site.posts[0]!.fields['g-recaptcha-response']).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(problems).toEqual([]);
     await page.close();
@@ -187,7 +191,8 @@ describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chr
     expect(await page.evaluate((w) => (window as unknown as { hcaptcha: H }).hcaptcha.getRespKey(w), id)).toBe(result.ok.key);
     expect(await page.getByRole('dialog').count()).toBe(0);
     expect(await page.locator('#f [name="h-captcha-response"]').inputValue()).toBe(result.ok.response);
-    expect(await redeemCompat(live.server.url, result.ok.response)).toMatchObject({ success: true, challenge_id: c.id });
+    expect(c.site_key).toBe('compat-hcaptcha');
+    expect(await redeemCompat(live.server.url, 'hcaptcha', 'compat-hcaptcha', result.ok.response)).toMatchObject({ success: true, hostname: '127.0.0.1' });
     expect(problems).toEqual([]);
     await page.close();
     await site.close();
@@ -246,7 +251,7 @@ describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chr
     expect(c.site_key).toBe('compat-recaptcha');
     await dragAlong(page, c, await solutionOf(c));
     const t = await outcome!;
-    expect(await redeemCompat(live.server.url, t)).toMatchObject({ success: true, challenge_id: c.id });
+    expect(await redeemCompat(live.server.url, 'recaptcha', 'compat-recaptcha', t)).toMatchObject({ success: true, hostname: '127.0.0.1' });
     expect(problems).toEqual([]);
     await page.close();
     await site.close();

@@ -3,10 +3,13 @@
 // would: its pages under a strict Content-Security-Policy, its own scripts, and a form backend
 // that redeems the field the service's backends read. Also what every such test checks: no
 // policy violation and no error on the console.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type IncomingMessage, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { siteverify } from './maze.js';
+import { afterAll } from 'vitest';
 
 export type Service = 'recaptcha' | 'hcaptcha' | 'turnstile';
 
@@ -105,11 +108,47 @@ export async function startCompatSite(
   };
 }
 
-/** Redeems a compat token as a site's backend would. */
-export async function redeemCompat(ariadneUrl: string, token: string): Promise<Record<string, unknown>> {
-  // Until the compatible siteverify routes exist: the session id is the token's own claim.
-  const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { session_id?: unknown };
-  return siteverify(ariadneUrl, token, String(claims.session_id));
+/** Where each service's backends post the token (Ariadne's routes in that service's shape). */
+export const SITEVERIFY_PATH: Record<Service, string> = {
+  recaptcha: '/recaptcha/api/siteverify',
+  hcaptcha: '/siteverify',
+  turnstile: '/turnstile/v0/siteverify',
+};
+
+/** Each service's code for a token already redeemed. */
+export const DUPLICATE_CODE: Record<Service, string> = {
+  recaptcha: 'timeout-or-duplicate',
+  hcaptcha: 'already-seen-response',
+  turnstile: 'timeout-or-duplicate',
+};
+
+/** The site key `name`'s secret in the sites file below. */
+export const secretOfSite = (name: string): string => `compat-browser-secret-${name}`.padEnd(40, 'x');
+
+/**
+ * A sites file listing `siteKeys` for pages on 127.0.0.1 (the test sites' host), each with its
+ * own secret; removed after the test file. Returns its path, for SITES_FILE.
+ */
+export function compatSitesFile(siteKeys: readonly string[]): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'ariadne-compat-sites-'));
+  const file = path.join(dir, 'sites.json');
+  const sites = Object.fromEntries(siteKeys.map((key) => [key, { hostnames: ['127.0.0.1'], secret: secretOfSite(key) }]));
+  writeFileSync(file, JSON.stringify({ sites }));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return file;
+}
+
+/**
+ * Redeems a token as that service's backend would: a form post of `secret` and `response` to
+ * the service's siteverify path on Ariadne.
+ */
+export async function redeemCompat(ariadneUrl: string, service: Service, siteKey: string, token: string): Promise<Record<string, unknown>> {
+  const res = await fetch(`${ariadneUrl}${SITEVERIFY_PATH[service]}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ secret: secretOfSite(siteKey), response: token }).toString(),
+  });
+  return (await res.json()) as Record<string, unknown>;
 }
 
 /** Collects policy violations, console errors and uncaught page errors from now on. */
