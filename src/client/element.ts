@@ -38,6 +38,8 @@ export class AriadneMaze extends HTMLElement implements AriadneCallbacks {
    * the element is connected). Off for hosts that put the token in fields of their own.
    */
   formFields = true;
+  /** The maze's place in the tab order (a `tabindex`); 0, the document order, when unset. */
+  puzzleTabIndex: number | undefined;
 
   get texts(): Partial<Texts> | undefined {
     return this.customTexts;
@@ -154,6 +156,7 @@ export class AriadneMaze extends HTMLElement implements AriadneCallbacks {
         state: (state) => fire('state', { state }),
       },
     );
+    if (this.puzzleTabIndex !== undefined) this.widget.view.canvas.tabIndex = this.puzzleTabIndex;
     if (!siteKey) return this.widget.showMisconfigured('site-key');
     void this.widget.load();
   }

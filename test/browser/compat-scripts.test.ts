@@ -82,6 +82,8 @@ describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chr
       expect(await page.locator(`#f [name="${field}"]`).inputValue()).toBe(t);
       if (service === 'hcaptcha') expect(await page.locator('#f [name="g-recaptcha-response"]').inputValue()).toBe(t);
       expect(await page.evaluate((g) => (window as unknown as Record<string, { getResponse(): string }>)[g]!.getResponse(), GLOBAL[service])).toBe(t);
+      // data-tabindex places the maze in the tab order.
+      expect(await page.locator('ariadne-maze canvas').getAttribute('tabindex')).toBe('3');
       // The form carries the service's field only: no session id for the page to handle.
       expect(await page.locator('#f [name^="ariadne-"]').count()).toBe(0);
 

@@ -126,6 +126,8 @@ export class CompatWidget {
     el.formFields = false;
     const siteKey = this.params.sitekey;
     if (typeof siteKey === 'string' && siteKey) el.setAttribute('site-key', siteKey);
+    const tabIndex = Number(this.params.tabindex);
+    if (this.params.tabindex !== undefined && this.params.tabindex !== '' && Number.isInteger(tabIndex)) el.puzzleTabIndex = tabIndex;
     el.onVerified = (token) => this.solved(token);
     el.onError = (code) => callBack(this.params, 'error-callback', ...this.flavour.errorArgs(code));
     return el;

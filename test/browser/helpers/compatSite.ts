@@ -28,7 +28,7 @@ export const SCRIPT_PATH: Record<Service, string> = {
 };
 
 /** Scripts from this site and from Ariadne only; nothing inline, no eval; forms post here only. */
-export const sitePolicy = (ariadneUrl: string): string =>
+const sitePolicy = (ariadneUrl: string): string =>
   `default-src 'none'; script-src 'self' ${ariadneUrl} 'wasm-unsafe-eval'; worker-src blob:; connect-src ${ariadneUrl}; ` +
   `style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none'`;
 
@@ -109,7 +109,7 @@ export async function startCompatSite(
 }
 
 /** Where each service's backends post the token (Ariadne's routes in that service's shape). */
-export const SITEVERIFY_PATH: Record<Service, string> = {
+const SITEVERIFY_PATH: Record<Service, string> = {
   recaptcha: '/recaptcha/api/siteverify',
   hcaptcha: '/siteverify',
   turnstile: '/turnstile/v0/siteverify',
@@ -123,7 +123,7 @@ export const DUPLICATE_CODE: Record<Service, string> = {
 };
 
 /** The site key `name`'s secret in the sites file below. */
-export const secretOfSite = (name: string): string => `compat-browser-secret-${name}`.padEnd(40, 'x');
+const secretOfSite = (name: string): string => `compat-browser-secret-${name}`.padEnd(40, 'x');
 
 /**
  * A sites file listing `siteKeys` for pages on 127.0.0.1 (the test sites' host), each with its
