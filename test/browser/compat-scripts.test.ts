@@ -20,7 +20,7 @@ import {
   startCompatSite,
   watchConsole,
 } from './helpers/compatSite.js';
-import { dragAlong, keyAlong, readyChallenge, solutionOf } from './helpers/maze.js';
+import { dragAlong, keyAlong, nextChallenge, readyChallenge, solutionOf, statusText } from './helpers/maze.js';
 import { repoRoot } from './helpers/server.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
 import type { Page } from 'playwright-core';
@@ -254,6 +254,30 @@ describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chr
     await dragAlong(page, c, await solutionOf(c));
     const t = await outcome!;
     expect(await redeemCompat(live.server.url, 'recaptcha', 'compat-recaptcha', t)).toMatchObject({ success: true, hostname: '127.0.0.1' });
+    expect(problems).toEqual([]);
+    await page.close();
+    await site.close();
+  });
+
+  it('a token expires 55 s after solving: expired-callback with it, the field emptied, isExpired true, a fresh maze', async () => {
+    const widget = '<div class="cf-turnstile" data-sitekey="compat-turnstile" data-callback="solved" data-expired-callback="expired"></div>';
+    const site = await siteFor('turnstile', formPage('turnstile', `${live.server.url}/turnstile/v0/api.js`, widget));
+    const page = await live.browser.context.newPage();
+    const problems = watchConsole(page);
+    // The page's clock runs as usual until fast-forwarded.
+    await page.clock.install();
+    const c = await readyChallenge(page, () => page.goto(`${site.url}/`));
+    await dragAlong(page, c, await solutionOf(c));
+    const t = await token(page);
+    const isExpired = () => page.evaluate(() => (window as unknown as { turnstile: { isExpired(): boolean } }).turnstile.isExpired());
+    expect(await isExpired()).toBe(false);
+    const fresh = nextChallenge(page);
+    await page.clock.fastForward('00:56');
+    await expect.poll(() => recordedCalls(page)).toContainEqual(['expired', t]);
+    expect(await isExpired()).toBe(true);
+    expect(await page.locator('#f [name="cf-turnstile-response"]').inputValue()).toBe('');
+    expect((await fresh).id).not.toBe(c.id);
+    await expect.poll(() => statusText(page)).toContain('The verification expired');
     expect(problems).toEqual([]);
     await page.close();
     await site.close();
