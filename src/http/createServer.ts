@@ -33,6 +33,8 @@ import { type PostRoute, type RequestInfo, plainFailure } from './route.js';
 import { challengeRoute } from './routes/challenge.js';
 import { probeArmRoute, probeCompleteRoute } from './routes/probe.js';
 import { siteverifyRoute } from './routes/siteverify.js';
+import { compatSiteverifyRoute } from './routes/compatSiteverify.js';
+import { HCAPTCHA, RECAPTCHA, TURNSTILE } from './compat/dialects.js';
 import { verifyRoute } from './routes/verify.js';
 import { registerOptionsRoute, registerVerifyRoute } from './routes/webauthn.js';
 import { compileSchemas, schemaError } from './schemas.js';
@@ -136,12 +138,15 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
     if (--inflight === 0) drained?.();
   };
 
+  const callerOf = siteverifyCallerFinder(sites, config.siteverifyAuthToken);
   const postRoutes: PostRoute[] = [
     challengeRoute(schemas),
     probeArmRoute(schemas),
     probeCompleteRoute(schemas),
     verifyRoute(schemas),
-    siteverifyRoute(schemas, siteverifyCallerFinder(sites, config.siteverifyAuthToken)),
+    siteverifyRoute(schemas, callerOf, compatSiteverifyRoute(schemas, HCAPTCHA, callerOf)),
+    compatSiteverifyRoute(schemas, RECAPTCHA, callerOf),
+    compatSiteverifyRoute(schemas, TURNSTILE, callerOf),
     registerOptionsRoute(schemas),
     registerVerifyRoute(schemas),
   ];
@@ -220,10 +225,12 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
         if (bytes === undefined) return finish(tooLarge);
         const parsed = decode(route, bytes, info.contentType);
         if (!parsed.ok) return finish(route.fail(failure('invalid_request', parsed.detail)));
-        if (!route.check.Check(parsed.value)) {
-          return finish(route.fail(failure('invalid_request', schemaError(route.check, parsed.value))));
+        // The shape a body selects answers it, from its schema check on.
+        const shape = route.variant?.selects(parsed.value) === true ? route.variant.route : route;
+        if (!shape.check.Check(parsed.value)) {
+          return finish(shape.fail(failure('invalid_request', schemaError(shape.check, parsed.value))));
         }
-        settleWith(finish, run(route, parsed.value, info), route.path, route.fail);
+        settleWith(finish, run(shape, parsed.value, info), route.path, shape.fail);
       });
     };
   }
