@@ -44,7 +44,7 @@ export interface PostRoute {
   alwaysOk?: true;
   /** Another shape served at the same path, chosen by the decoded body before it is checked. */
   variant?: { selects(body: unknown): boolean; route: PostRoute; rule: string };
-  /** The route's failure body (the shapes differ per route, see README). */
+  /** The route's failure body (the shapes differ per route, see docs/operating.md, Routes). */
   fail(f: Failure): Reply;
   handle(ctx: CoreContext, body: never, info: RequestInfo): Promise<Reply>;
 }

@@ -1,6 +1,6 @@
 /**
  * Request schemas, compiled once per server (the events cap comes from config). Objects accept
- * and ignore unknown fields; every string and array is capped (see README "Limits").
+ * and ignore unknown fields; every string and array is capped (see docs/operating.md "Limits").
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
