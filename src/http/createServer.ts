@@ -248,7 +248,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
       errors: [],
       answer: async () => {
         const s = await store.health();
-        return { status: 200, body: { status: s.ok ? 'ok' : 'degraded', store: s } };
+        return { status: 200, body: { status: s.ok && s.down === undefined ? 'ok' : 'degraded', store: s } };
       },
     },
     {
@@ -259,7 +259,8 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
       errors: ['store_unavailable'],
       answer: async () => {
         const s = await store.health();
-        return s.ok ? { status: 200, body: { status: 'ready' } } : plainFailure(failure('store_unavailable', s.detail));
+        if (!s.ok) return plainFailure(failure('store_unavailable', s.detail));
+        return { status: 200, body: s.down === undefined ? { status: 'ready' } : { status: 'ready', down: s.down } };
       },
     },
     {

@@ -65,8 +65,10 @@ export type ConsumeResult = 'fresh' | 'again' | 'used' | 'full';
 
 export interface StoreHealth {
   ok: boolean;
-  /** Why not, when not ok. */
+  /** Why not, when not ok; what is down, when only a part is. */
   detail?: string;
+  /** The parts that are down while the rest answers (a Redis Cluster with a primary down). */
+  down?: { part: string; problem: string }[];
 }
 
 /** The store cannot answer now; the request must be refused (HTTP 503 `store_unavailable`). */
