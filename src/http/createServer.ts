@@ -101,6 +101,8 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   const ring = keyRing(config.signingSecret, config.signingKeys);
   const metrics = new Metrics(opts.threadMetrics ? { thread: opts.threadMetrics.thread } : {});
   const scrape = opts.threadMetrics?.allThreads ?? (() => metrics.registry.metrics());
+  const storeEvents = (store as Store).events?.bind(store);
+  if (storeEvents !== undefined) metrics.watchStore(storeEvents);
   const sites =
     opts.sites ??
     new SiteRegistry({

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AriadneNode } from '../helpers/ariadneNode.js';
 import { type LoadReport, loadPair, mintToken, raceSiteverify, raceVerify, startPair, submission } from '../helpers/nodePair.js';
+import { metricSum } from '../helpers/metricSum.js';
 import { type TestCluster, startRedisCluster } from '../helpers/redisCluster.js';
 import { until } from '../helpers/until.js';
 
@@ -26,6 +27,11 @@ afterAll(async () => {
 async function bothHealthy(): Promise<boolean> {
   const states = await Promise.all([a, b].map(async (n) => (await (await fetch(n.at('/healthz'))).json()) as { status: string }));
   return states.every((s) => s.status === 'ok');
+}
+
+/** A /metrics counter of `node`. */
+async function counter(node: AriadneNode, name: string, labels: Record<string, string> = {}): Promise<number> {
+  return metricSum(await (await fetch(node.at('/metrics'))).text(), name, labels) ?? Number.NaN;
 }
 
 function summary(r: LoadReport, since: number) {
@@ -76,10 +82,14 @@ describe('two nodes on a Redis Cluster', () => {
     expect(report.doubleRedemptions).toBe(0);
     expect(report.unavailableAt).toEqual([]);
     expect(report.verified).toBeGreaterThan(0);
+    for (const node of [a, b]) expect(await counter(node, 'ariadne_redis_slots_moved_total')).toBeGreaterThanOrEqual(3000);
+    const replaced = (await counter(a, 'ariadne_redis_fence_replacements_total', { reason: 'process' })) + (await counter(b, 'ariadne_redis_fence_replacements_total', { reason: 'process' }));
+    expect(replaced).toBeGreaterThanOrEqual(1);
   });
 
   it('a primary killed under load: 503 for its slots only, no double redemption, service back within 10 s', async () => {
     const killed = await cluster.primaryOf('{m0}');
+    const failoversBefore = await Promise.all([a, b].map((n) => counter(n, 'ariadne_redis_failovers_seen_total')));
     let faultEnd = Infinity;
     let killedAt = Infinity;
     const load = loadPair(a, b, { endAt: Date.now() + 10_000, faultEnd: () => faultEnd });
@@ -108,5 +118,8 @@ describe('two nodes on a Redis Cluster', () => {
     expect(report.unavailableAt.length).toBeGreaterThan(0);
     expect(figures.lastUnavailableMs!).toBeLessThan(10_000);
     expect(report.verified).toBeGreaterThan(0);
+    const failoversAfter = await Promise.all([a, b].map((n) => counter(n, 'ariadne_redis_failovers_seen_total')));
+    expect(failoversAfter[0]).toBeGreaterThan(failoversBefore[0]!);
+    expect(failoversAfter[1]).toBeGreaterThan(failoversBefore[1]!);
   });
 });

@@ -1,11 +1,11 @@
 import calculateSlot from 'cluster-key-slot';
 import { Cluster } from 'ioredis';
 import type { RedisConfig } from '../parseStoreConfig.js';
-import { type ConsumeResult, type Lifetime, type Store, type StoreHealth, StoreUnavailableError } from '../Store.js';
+import { type ConsumeResult, type Lifetime, type Store, type StoreEvents, type StoreHealth, StoreUnavailableError } from '../Store.js';
 import { ConsumeBatcher } from './ConsumeBatcher.js';
 import { IncrementBatcher } from './IncrementBatcher.js';
 import { ListBatcher } from './ListBatcher.js';
-import { type FenceEvents, LossFence } from './LossFence.js';
+import { LossFence } from './LossFence.js';
 import { type RedisClient, connectRedis } from './connectRedis.js';
 import { closeRedis } from './helpers/closeRedis.js';
 import { defineScripts } from './helpers/defineScripts.js';
@@ -54,6 +54,9 @@ export class RedisStore implements Store {
   readonly #markerPrefixes: readonly string[];
   readonly #now: () => number;
   readonly #timer: NodeJS.Timeout;
+  /** On a Cluster: the primary of each slot at the last look, and how many slots changed primary since the first. */
+  #slotPrimaries: readonly (string | undefined)[] = [];
+  #slotsMoved = 0;
 
   /** Connects and checks the server; when Redis does not answer in time, starts anyway (503s until it does). */
   static async open(opts: RedisStoreOptions): Promise<RedisStore> {
@@ -77,6 +80,7 @@ export class RedisStore implements Store {
     this.#lists = new ListBatcher(this.#scripts, slotOf);
     this.#fence = new LossFence({ fenceKeys: this.#fenceKeys, openFence: this.#scripts.openFence, clockSkewMs: opts.clockSkewMs, now: this.#now });
     redis.on('ready', () => void this.#fence.check().catch(() => undefined));
+    if (redis instanceof Cluster) redis.on('refresh', () => this.#countSlotMoves(redis));
     this.#timer = setInterval(() => {
       if (redis.status === 'ready') void this.#fence.check().catch(() => undefined);
     }, opts.checkIntervalMs ?? 1_000);
@@ -127,9 +131,18 @@ export class RedisStore implements Store {
     return this.#fence.latestSince();
   }
 
-  /** What the loss fences went through (for /metrics). */
-  get fenceEvents(): FenceEvents {
-    return this.#fence.events;
+  events(): StoreEvents {
+    const { replaced, processChanges } = this.#fence.events;
+    return { failoversSeen: processChanges, fenceReplacements: { ...replaced }, slotsMoved: this.#slotsMoved };
+  }
+
+  /** After ioredis read the Cluster's slots again: counts the slots now served by another primary. */
+  #countSlotMoves(cluster: Cluster): void {
+    const now = Array.from({ length: 16_384 }, (_, slot) => cluster.slots[slot]?.[0]);
+    if (this.#slotPrimaries.length > 0) {
+      for (let slot = 0; slot < now.length; slot++) if (now[slot] !== undefined && now[slot] !== this.#slotPrimaries[slot]) this.#slotsMoved++;
+    }
+    this.#slotPrimaries = now;
   }
 
   /**
