@@ -97,10 +97,15 @@ describe('two nodes on a Redis Cluster', () => {
     killedAt = Date.now();
     await cluster.kill(killed);
     // While its slots have no primary: the other slots keep working, /healthz says which is down.
+    const namesKilled = (down: { part: string }[] | undefined) => (down ?? []).some((d) => d.part.includes(`127.0.0.1:${killed.port}`));
     let seenDown = false;
+    let seenReadyWithDown = false;
     await until(async () => {
       const h = (await (await fetch(a.at('/healthz'))).json()) as { status: string; store: { down?: { part: string }[] } };
-      seenDown ||= h.status === 'degraded' && (h.store.down ?? []).some((d) => d.part.includes(`127.0.0.1:${killed.port}`));
+      seenDown ||= h.status === 'degraded' && namesKilled(h.store.down);
+      // The other primaries answer: /readyz stays 200 and names what is down.
+      const r = await fetch(a.at('/readyz'));
+      seenReadyWithDown ||= r.status === 200 && namesKilled(((await r.json()) as { down?: { part: string }[] }).down);
       return (await cluster.primaryOf('{m0}')) !== killed;
     }, 20_000);
     const promotedAt = Date.now();
@@ -113,6 +118,7 @@ describe('two nodes on a Redis Cluster', () => {
     const figures = summary(report, killedAt);
     console.log(`cluster failover under load: ${JSON.stringify({ ...figures, promotedAfterMs: promotedAt - killedAt })}`);
     expect(seenDown).toBe(true);
+    expect(seenReadyWithDown).toBe(true);
     expect(report.wrong, report.wrong.join('\n')).toEqual([]);
     expect(report.doubleRedemptions).toBe(0);
     expect(report.unavailableAt.length).toBeGreaterThan(0);
