@@ -16,7 +16,7 @@ let b: AriadneNode;
 
 beforeAll(async () => {
   cluster = await startRedisCluster();
-  [a, b] = await startPair({ REDIS_CLUSTER: cluster.seeds, REDIS_COMMAND_TIMEOUT_MS: '500' });
+  [a, b] = await startPair({ REDIS_CLUSTER: cluster.seeds, REDIS_COMMAND_TIMEOUT_MS: '1000' });
 });
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);

@@ -17,7 +17,7 @@ let b: AriadneNode;
 
 beforeAll(async () => {
   sentinels = await startRedisSentinels();
-  [a, b] = await startPair({ REDIS_SENTINELS: sentinels.sentinels, REDIS_SENTINEL_NAME: 'ariadne', REDIS_COMMAND_TIMEOUT_MS: '500' });
+  [a, b] = await startPair({ REDIS_SENTINELS: sentinels.sentinels, REDIS_SENTINEL_NAME: 'ariadne', REDIS_COMMAND_TIMEOUT_MS: '1000' });
 });
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
