@@ -201,8 +201,8 @@ export class RedisStore implements Store {
  */
 const charCodeAt = String.prototype.charCodeAt;
 
-/** FNV-1a of the key, to pick its shard. */
-function shardOf(key: string): number {
+/** FNV-1a of the key, to pick its shard (exported for the tests that need to know where a marker lives). */
+export function shardOf(key: string): number {
   let h = 0x811c9dc5;
   const length = key.length;
   for (let i = 0; i < length; i++) h = Math.imul(h ^ charCodeAt.call(key, i), 0x01000193);
