@@ -103,6 +103,8 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   const ring = keyRing(config.signingSecret, config.signingKeys);
   const metrics = new Metrics(opts.threadMetrics ? { thread: opts.threadMetrics.thread } : {});
   const scrape = opts.threadMetrics?.allThreads ?? (() => metrics.registry.metrics());
+  const storeEvents = (store as Store).events?.bind(store);
+  if (storeEvents !== undefined) metrics.watchStore(storeEvents);
   const sites =
     opts.sites ??
     new SiteRegistry({
@@ -255,7 +257,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
       errors: [],
       answer: async () => {
         const s = await store.health();
-        return { status: 200, body: { status: s.ok ? 'ok' : 'degraded', store: s } };
+        return { status: 200, body: { status: s.ok && s.down === undefined ? 'ok' : 'degraded', store: s } };
       },
     },
     {
@@ -266,7 +268,8 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
       errors: ['store_unavailable'],
       answer: async () => {
         const s = await store.health();
-        return s.ok ? { status: 200, body: { status: 'ready' } } : plainFailure(failure('store_unavailable', s.detail));
+        if (!s.ok) return plainFailure(failure('store_unavailable', s.detail));
+        return { status: 200, body: s.down === undefined ? { status: 'ready' } : { status: 'ready', down: s.down } };
       },
     },
     {

@@ -125,11 +125,21 @@ export const RegisterOptionsResponse = closed({
   options: Type.Object({}, { description: 'PublicKeyCredentialCreationOptionsJSON' }),
 });
 export const RegisterVerifyResponse = closed({ success: Type.Literal(true), credential_id: Type.String() });
-export const HealthResponse = closed({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')], { description: 'degraded: the process answers, its store does not' }),
-  store: closed({ ok: Type.Boolean(), detail: opt(Type.String({ description: 'Why not, when not ok' })) }),
+/** The parts of the store that are down while the rest answers: a Redis Cluster's primary and its slots. */
+const DownParts = Type.Array(closed({ part: Type.String(), problem: Type.String() }), {
+  description: 'Parts of the store down while the rest answers (a Redis Cluster primary): only their single-use markers answer 503',
 });
-export const ReadyResponse = closed({ status: Type.Literal('ready') });
+export const HealthResponse = closed({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')], {
+    description: 'degraded: the process answers, its store does not, or only in part',
+  }),
+  store: closed({
+    ok: Type.Boolean(),
+    detail: opt(Type.String({ description: 'Why not, when not ok; what is down, when a part is' })),
+    down: opt(DownParts),
+  }),
+});
+export const ReadyResponse = closed({ status: Type.Literal('ready'), down: opt(DownParts) });
 
 const detail = opt(Type.String({ description: 'What was wrong, e.g. the field at fault' }));
 const code = Type.String();
