@@ -1,5 +1,8 @@
+import type { Maze } from '../../../kernel/types.js';
+import { announcementLength } from './announcementLength.js';
 import type { Keystroke } from './readKeystrokes.js';
-import { correlation, dispersion, median, rankContrast } from './helpers/sampleStats.js';
+import { explainedShareF } from './helpers/explainedShare.js';
+import { correlation, dispersion, groupShare, median, rankContrast } from './helpers/sampleStats.js';
 
 /**
  * Keyboard features, computed in TypeScript from the keystrokes (keyboard traces are small).
@@ -24,9 +27,33 @@ export const KEYBOARD_FEATURE_NAMES = [
   'keyboard_choice_contrast',
   /** Presses made while another key was still down (rollover). */
   'keyboard_overlap_fraction',
+  /**
+   * Correlation of the log gap before a press with the length of what the widget announced after
+   * the press before it: a screen-reader user waits for the announcement to be spoken.
+   */
+  'keyboard_announce_correlation',
+  /**
+   * P(gap before a move into a cell not visited yet > gap before a move back into a visited one):
+   * a person exploring listens and decides in a new cell, and hurries back along a known one.
+   */
+  'keyboard_revisit_contrast',
+  /**
+   * Share of the variance of the log gaps explained by which key was pressed, corrected for
+   * chance: a switch-scanning user waits for the scan to reach the key, so each key has its delay.
+   */
+  'keyboard_key_gap_share',
+  /**
+   * How strongly the log gaps follow where they fall, whatever the way (explainedShare.ts: F of
+   * their fit on the key, a change of key, leaving a junction or a dead end, the length of the
+   * announcement just heard, a wall just met, a move back into a visited cell, a press into a
+   * wall): near 1 for gaps blind to the maze, however they are drawn.
+   */
+  'keyboard_gap_structure',
 ] as const;
 
 export type KeyboardFeatureName = (typeof KEYBOARD_FEATURE_NAMES)[number];
+
+const ARROWS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight']);
 
 /** Fewest samples a side of a contrast, or a variation, is measured on. */
 const MIN_SAMPLES = 2;
@@ -42,7 +69,7 @@ const TAP_HOLD_MS = 1000;
  * reversal) or leaves a junction (3 or more open sides), straight otherwise (same direction out
  * of a corridor cell). The first move has no direction before it and no category.
  */
-export function measureKeyboard(strokes: readonly Keystroke[]): Float64Array {
+export function measureKeyboard(maze: Maze, strokes: readonly Keystroke[]): Float64Array {
   const presses = strokes.filter((s) => !s.repeat);
   const decision: number[] = [], straight: number[] = [], choice: number[] = [], bend: number[] = [];
   const loads: number[] = [], logGaps: number[] = [];
@@ -61,6 +88,7 @@ export function measureKeyboard(strokes: readonly Keystroke[]): Float64Array {
     if (s.openSides >= 3) choice.push(gap);
     else if (turns && s.openSides === 2) bend.push(gap);
   });
+  const { announced, newCells, visitedCells, byKey, where } = listening(maze, strokes);
   const released = presses.slice(0, -1);
   const holds = presses.map((p) => p.hold).filter((h) => Number.isFinite(h) && h >= 0);
   const taps = holds.filter((h) => h < TAP_HOLD_MS);
@@ -73,7 +101,72 @@ export function measureKeyboard(strokes: readonly Keystroke[]): Float64Array {
     dispersion([...decision, ...straight], MIN_SAMPLES + 1),
     rankContrast(choice, bend, MIN_SAMPLES),
     presses.length === 0 ? NaN : presses.filter((p) => p.overlapped).length / presses.length,
+    correlation(announced.lengths, announced.logGaps, 2 * MIN_SAMPLES),
+    rankContrast(newCells, visitedCells, MIN_SAMPLES),
+    groupShare([...byKey.values()], MIN_SAMPLES),
+    explainedShareF(where, ranks(announced.logGaps), MIN_SAMPLES),
   ];
   return Float64Array.from(values);
 }
 
+
+/**
+ * What an exploring or scanning solve carries, over consecutive arrow presses (auto-repeats, and
+ * the key that started the solve, left out):
+ * the length of the announcement each press produced (a press that left the cursor where it was
+ * met a wall, or started the solve) paired with the log gap to the next press; the gaps before
+ * moves into new and into already visited cells (the start counts as visited); the log gaps by key;
+ * and for each gap, where it fell (the covariates of keyboard_gap_structure).
+ */
+function listening(maze: Maze, strokes: readonly Keystroke[]) {
+  const announced = { lengths: [] as number[], logGaps: [] as number[] };
+  const newCells: number[] = [], visitedCells: number[] = [];
+  const byKey = new Map<string, number[]>();
+  const where: number[][] = [];
+  const visited = new Set<number>([strokes[0] === undefined ? 0 : strokes[0].from.y * maze.width + strokes[0].from.x]);
+  let previous: Keystroke | undefined;
+  for (const s of strokes) {
+    if (s.repeat || !ARROWS.has(s.key)) continue;
+    const cell = s.to.y * maze.width + s.to.x;
+    const moved = s.to.x !== s.from.x || s.to.y !== s.from.y;
+    if (previous !== undefined) {
+      const gap = s.t - previous.t;
+      const logGap = Math.log(Math.max(1, gap));
+      const intoWall = previous.to.x === previous.from.x && previous.to.y === previous.from.y;
+      announced.lengths.push(announcementLength(maze, previous.to, intoWall));
+      announced.logGaps.push(logGap);
+      if (moved) (visited.has(cell) ? visitedCells : newCells).push(gap);
+      where.push([
+        s.key === 'ArrowDown' ? 1 : 0,
+        s.key === 'ArrowLeft' ? 1 : 0,
+        s.key === 'ArrowRight' ? 1 : 0,
+        s.key !== previous.key ? 1 : 0,
+        s.openSides >= 3 ? 1 : 0,
+        s.openSides === 1 ? 1 : 0,
+        announced.lengths.at(-1)!,
+        intoWall ? 1 : 0,
+        moved && visited.has(cell) ? 1 : 0,
+        moved ? 0 : 1,
+      ]);
+      const ofKey = byKey.get(s.key);
+      if (ofKey === undefined) byKey.set(s.key, [logGap]);
+      else ofKey.push(logGap);
+    }
+    visited.add(cell);
+    previous = s;
+  }
+  return { announced, newCells, visitedCells, byKey, where };
+}
+
+/** The rank of each value among `xs` (ties share their mean rank): long pauses weigh no more than the longest gap. */
+function ranks(xs: readonly number[]): number[] {
+  const order = xs.map((_, i) => i).sort((a, b) => xs[a]! - xs[b]!);
+  const out = new Array<number>(xs.length);
+  for (let i = 0; i < order.length; ) {
+    let j = i;
+    while (j + 1 < order.length && xs[order[j + 1]!] === xs[order[i]!]) j++;
+    for (let k = i; k <= j; k++) out[order[k]!] = (i + j) / 2;
+    i = j + 1;
+  }
+  return out;
+}

@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { KEYBOARD_FEATURE_NAMES, measureKeyboard } from '../../../../src/core/scoring/keyboard/measureKeyboard.js';
 import { readKeystrokes } from '../../../../src/core/scoring/keyboard/readKeystrokes.js';
 import { loadKernel, type Cell, type Maze, type RawEvent } from '../../../../src/kernel/index.js';
-import { keyBetween } from '../../../../bench/calibrate/keyboard/keyboardEvents.js';
+import { keyBetween, openNeighbours } from '../../../../bench/calibrate/keyboard/keyboardEvents.js';
+import { announcementLength } from '../../../../src/core/scoring/keyboard/announcementLength.js';
 
 let maze: Maze;
 beforeAll(async () => {
@@ -20,7 +21,7 @@ beforeAll(async () => {
 const centre = (c: Cell) => ({ x: (c.x + 0.5) / maze.width, y: (c.y + 0.5) / maze.height });
 
 function measure(events: RawEvent[]): Record<(typeof KEYBOARD_FEATURE_NAMES)[number], number> {
-  const values = measureKeyboard(readKeystrokes(maze, events));
+  const values = measureKeyboard(maze, readKeystrokes(maze, events));
   return Object.fromEntries(KEYBOARD_FEATURE_NAMES.map((n, i) => [n, values[i]!])) as never;
 }
 
@@ -102,12 +103,99 @@ describe('measureKeyboard', () => {
       { x: 0.2, y: 0.2, t: 1e12, type: 'keyup' },
       ...Array.from({ length: 50 }, (_, i) => ({ x: (i % 8) / 8, y: 0.1, t: i % 3 === 0 ? 0 : i * 10, type: i % 2 ? 'keydown' : 'keyup', key: 'ArrowRight' })),
     ];
-    const values = measureKeyboard(readKeystrokes(maze, odd));
+    const values = measureKeyboard(maze, readKeystrokes(maze, odd));
     expect(values).toHaveLength(KEYBOARD_FEATURE_NAMES.length);
     for (const v of values) expect(Number.isNaN(v) || Number.isFinite(v)).toBe(true);
   });
 
   it('measures nothing from no keystrokes', () => {
-    expect([...measureKeyboard(readKeystrokes(maze, []))].every(Number.isNaN)).toBe(true);
+    expect([...measureKeyboard(maze, readKeystrokes(maze, []))].every(Number.isNaN)).toBe(true);
+  });
+});
+
+/** Arrow presses through `cells` (neighbours, or the same cell for a press into a wall by `wallKey`), gap(i) before press i. */
+function pressThrough(cells: readonly Cell[], gap: (i: number) => number, wallKey = 'ArrowUp'): RawEvent[] {
+  let t = 0;
+  return cells.slice(1).flatMap((c, j) => {
+    const i = j + 1;
+    if (i > 1) t += gap(i);
+    const from = cells[i - 1]!;
+    const key = c.x === from.x && c.y === from.y ? wallKey : keyBetween(from, c);
+    return [
+      { ...centre(c), t, type: 'keydown', key },
+      { ...centre(c), t: t + 80 + (i % 3) * 10, type: 'keyup', key },
+    ];
+  });
+}
+
+/** The solution with a detour: at each junction on it, one cell into a side branch and back. */
+function withDetours(): Cell[] {
+  const sol = maze.solution;
+  const out: Cell[] = [sol[0]!];
+  for (let i = 1; i < sol.length; i++) {
+    const here = sol[i - 1]!;
+    const side = openNeighbours(maze, here).find((n) => !(n.x === sol[i]!.x && n.y === sol[i]!.y) && !(i > 1 && n.x === sol[i - 2]!.x && n.y === sol[i - 2]!.y));
+    if (side !== undefined) out.push(side, here);
+    out.push(sol[i]!);
+  }
+  return out;
+}
+
+describe('measureKeyboard: what exploring, scanning and listening leave in the gaps', () => {
+  it('correlates gaps with the length of the announcement just heard, and not when the same gaps are reordered', () => {
+    const cells = withDetours();
+    const spoken = (i: number) => 40 * announcementLength(maze, cells[i - 1]!, false) + (i % 2) * 15;
+    const listening = measure(pressThrough(cells, spoken));
+    expect(listening.keyboard_announce_correlation).toBeGreaterThan(0.9);
+    const reordered = measure(pressThrough(cells, (i) => spoken(((i * 7) % (cells.length - 2)) + 2)));
+    expect(Math.abs(reordered.keyboard_announce_correlation)).toBeLessThan(0.6);
+  });
+
+  it('contrasts moves into new cells with moves back into visited ones, and has none to contrast on a straight solve', () => {
+    const cells = withDetours();
+    const seen = new Set<string>();
+    const fresh = cells.map((c) => {
+      const k = `${c.x},${c.y}`;
+      const isNew = !seen.has(k);
+      seen.add(k);
+      return isNew;
+    });
+    expect(fresh.filter((f) => !f).length).toBeGreaterThanOrEqual(2);
+    expect(measure(pressThrough(cells, (i) => (fresh[i] ? 1200 : 300) + (i % 4))).keyboard_revisit_contrast).toBe(1);
+    expect(measure(pressThrough(cells, (i) => (fresh[i] ? 300 : 1200) + (i % 4))).keyboard_revisit_contrast).toBe(0);
+    expect(measure(solve(() => 200, () => 90)).keyboard_revisit_contrast).toBeNaN();
+  });
+
+  it('finds the share of the gaps that is the key: near 1 for a delay per key, near 0 for the same gaps by the maze', () => {
+    const byKey = { ArrowUp: 700, ArrowDown: 1400, ArrowLeft: 2100, ArrowRight: 2800 } as Record<string, number>;
+    const keyed = measure(solve((i) => byKey[keyBetween(maze.solution[i - 1]!, maze.solution[i]!)]! + (i % 3) * 20, () => 300));
+    expect(keyed.keyboard_key_gap_share).toBeGreaterThan(0.9);
+    const blind = measure(solve((i) => [700, 2800, 1400, 2100][(i * 5) % 4]!, () => 300));
+    expect(blind.keyboard_key_gap_share).toBeLessThan(0.5);
+  });
+
+  it('sees gap structure of any kind, and none in a fixed rhythm', () => {
+    const cells = withDetours();
+    const listening = measure(pressThrough(cells, (i) => 40 * announcementLength(maze, cells[i - 1]!, false) + (i % 2) * 15));
+    expect(listening.keyboard_gap_structure).toBeGreaterThan(5);
+    const fork = measure(solve((i, turns, junction) => 180 + (turns ? 250 : 0) + (junction ? 300 : 0) + (i % 3) * 10, () => 90));
+    expect(fork.keyboard_gap_structure).toBeGreaterThan(5);
+    expect(measure(solve(() => 150, () => 60)).keyboard_gap_structure).toBe(0);
+  });
+
+  it('reads a press into a wall as one that announced "Wall", and leaves the start key out', () => {
+    const sol = maze.solution;
+    const wallKey = (['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'] as const).find((k) => {
+      const next = keyBetween(sol[0]!, sol[1]!);
+      return k !== next && openNeighbours(maze, sol[0]!).every((n) => keyBetween(sol[0]!, n) !== k);
+    })!;
+    const cells = [sol[0]!, sol[0]!, ...sol.slice(1)];
+    const start = { ...centre(sol[0]!), t: -500, type: 'keydown', key: 'Enter' };
+    const after = (wall: boolean) => (i: number) => 40 * announcementLength(maze, cells[i - 1]!, wall && i === 2);
+    const heard = measure([start, ...pressThrough(cells, after(true), wallKey)]).keyboard_announce_correlation;
+    const misread = measure([start, ...pressThrough(cells, after(false), wallKey)]).keyboard_announce_correlation;
+    // (A log gap against a length in characters: close to, not exactly, a straight line.)
+    expect(heard).toBeGreaterThan(0.97);
+    expect(heard).toBeGreaterThan(misread);
   });
 });

@@ -1,0 +1,36 @@
+// The F of a least-squares fit: near 1 for samples blind to the covariates, large when they follow
+// them, NaN when there is too little to fit.
+import { describe, expect, it } from 'vitest';
+import { explainedShareF } from '../../../../../src/core/scoring/keyboard/helpers/explainedShare.js';
+import { Rng } from '../../../../../bench/calibrate/random.js';
+
+describe('explainedShareF', () => {
+  it('is exactly the F of the fit on a hand-worked example', () => {
+    const rows = [[0], [1], [2], [3]];
+    const ys = [1, 1, 5, 7];
+    // Mean 3.5; slope = sum((x - 1.5)(y - 3.5)) / sum((x - 1.5)^2) = 11 / 5; total 27, explained
+    // 11^2 / 5 = 24.2, residual 2.8 over 4 - 1 - 1 = 2 degrees of freedom.
+    expect(explainedShareF(rows, ys, 1)).toBeCloseTo(24.2 / 1 / (2.8 / 2), 6);
+  });
+
+  it('sits near 1 on average for samples drawn whatever the covariates, far above it when they follow them', () => {
+    const rng = new Rng(5);
+    const rows = Array.from({ length: 60 }, () => [rng.int(0, 1), rng.int(0, 1), rng.uniform(20, 40)]);
+    let blind = 0;
+    for (let k = 0; k < 200; k++) blind += explainedShareF(rows, rows.map(() => rng.gauss()), 2);
+    expect(blind / 200).toBeGreaterThan(0.8);
+    expect(blind / 200).toBeLessThan(1.3);
+    const following = rows.map((r) => r[0]! + 0.05 * r[2]! + 0.3 * rng.gauss());
+    expect(explainedShareF(rows, following, 2)).toBeGreaterThan(10);
+  });
+
+  it('drops constant covariates, splits collinear ones, and says NaN or 0 when there is nothing to fit', () => {
+    const rows = [[1, 0, 0], [1, 1, 1], [1, 2, 2], [1, 3, 3], [1, 4, 4]];
+    const ys = [0, 2, 4, 6, 8.5];
+    expect(Number.isFinite(explainedShareF(rows, ys, 1))).toBe(true);
+    expect(explainedShareF(rows, [1, 1, 1, 1, 1], 1)).toBe(0);
+    expect(explainedShareF(rows.map(() => [7]), ys, 1)).toBeNaN();
+    expect(explainedShareF(rows.slice(0, 3), ys.slice(0, 3), 2)).toBeNaN();
+    expect(explainedShareF([], [], 2)).toBeNaN();
+  });
+});
