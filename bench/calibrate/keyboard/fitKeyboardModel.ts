@@ -17,16 +17,11 @@ export const KEYBOARD_MODEL: readonly [KeyboardFeatureName, ScoringTerm['transfo
   ['keyboard_hold_spread', 'log', 'fold'],
   ['keyboard_gap_spread', 'log', 'fold'],
   ['keyboard_decision_contrast', 'identity'],
-  ['keyboard_load_correlation', 'identity'],
   ['keyboard_choice_contrast', 'identity'],
-  ['keyboard_announce_correlation', 'identity'],
-  ['keyboard_revisit_contrast', 'identity'],
   ['keyboard_key_gap_share', 'identity'],
-  ['keyboard_gap_structure', 'log'],
+  ['keyboard_gap_structure', 'identity'],
 ];
 
-/** Features whose absence is ordinary (a solve that never went back has no revisit to time): missing counts nothing. */
-const NEUTRAL_WHEN_MISSING: readonly KeyboardFeatureName[] = ['keyboard_revisit_contrast'];
 
 /** Smallest scale of a term: a feature nearly constant among people must not turn a small difference into -4. */
 const MIN_SCALE = 0.2;
@@ -53,7 +48,7 @@ function median(xs: number[]): number {
  * Logistic model of the keyboard features by Newton's method (iteratively reweighted least
  * squares) with an L2 penalty: each feature centred on the modelled people's median, scaled by
  * their interquartile range (at least MIN_SCALE), clipped to +-4; an unmeasurable feature
- * counts MISSING_PULL scales towards scripts (none for NEUTRAL_WHEN_MISSING).
+ * counts MISSING_PULL scales towards scripts.
  */
 export function fitKeyboardModel(data: readonly KeyboardLabelled[], lambda = 0.01, rounds = 30): InputTable {
   const terms = KEYBOARD_MODEL.map(([feature, transform, fold]) => {
@@ -68,7 +63,7 @@ export function fitKeyboardModel(data: readonly KeyboardLabelled[], lambda = 0.0
   const zRows = () => {
     const unit: InputTable = {
       bias: 0,
-      terms: terms.map((t, i) => ({ ...t, weight: 1, missing: missingPull(t.feature, beta[i + 1]!) })),
+      terms: terms.map((t, i) => ({ ...t, weight: 1, missing: missingPull(beta[i + 1]!) })),
     };
     return data.map((d) => [1, ...termContributions(unit, { kernel: new Float64Array(0), keyboard: d.values })]);
   };
@@ -105,14 +100,14 @@ export function fitKeyboardModel(data: readonly KeyboardLabelled[], lambda = 0.0
       center: round(t.center),
       scale: round(t.scale),
       weight: round(beta[i + 1]!),
-      missing: missingPull(t.feature, beta[i + 1]!),
+      missing: missingPull(beta[i + 1]!),
     })),
   };
 }
 
 /** What an unmeasurable value counts for, in scales: towards scripts against the sign of `weight`. */
-function missingPull(feature: KeyboardFeatureName, weight: number): number {
-  return NEUTRAL_WHEN_MISSING.includes(feature) ? 0 : -MISSING_PULL * Math.sign(weight);
+function missingPull(weight: number): number {
+  return -MISSING_PULL * Math.sign(weight);
 }
 
 /** Solves a x = b by Gaussian elimination with partial pivoting. */

@@ -1,7 +1,7 @@
 import type { Maze } from '../../../kernel/types.js';
 import { announcementLength } from './announcementLength.js';
 import type { Keystroke } from './readKeystrokes.js';
-import { explainedShareF } from './helpers/explainedShare.js';
+import { explainedShareZ } from './helpers/explainedShare.js';
 import { correlation, dispersion, groupShare, median, rankContrast } from './helpers/sampleStats.js';
 
 /**
@@ -28,25 +28,17 @@ export const KEYBOARD_FEATURE_NAMES = [
   /** Presses made while another key was still down (rollover). */
   'keyboard_overlap_fraction',
   /**
-   * Correlation of the log gap before a press with the length of what the widget announced after
-   * the press before it: a screen-reader user waits for the announcement to be spoken.
-   */
-  'keyboard_announce_correlation',
-  /**
-   * P(gap before a move into a cell not visited yet > gap before a move back into a visited one):
-   * a person exploring listens and decides in a new cell, and hurries back along a known one.
-   */
-  'keyboard_revisit_contrast',
-  /**
    * Share of the variance of the log gaps explained by which key was pressed, corrected for
    * chance: a switch-scanning user waits for the scan to reach the key, so each key has its delay.
    */
   'keyboard_key_gap_share',
   /**
-   * How strongly the log gaps follow where they fall, whatever the way (explainedShare.ts: F of
-   * their fit on the key, a change of key, leaving a junction or a dead end, the length of the
-   * announcement just heard, a wall just met, a move back into a visited cell, a press into a
-   * wall): near 1 for gaps blind to the maze, however they are drawn.
+   * How strongly the ranks of the gaps follow where they fall, whatever the way: the largest, as
+   * a normal deviate (explainedShare.ts), of their fits on what a sighted person decides on (a
+   * change of key, leaving a junction or a dead end), on what a listener hears and remembers (the
+   * length of the announcement just heard, a wall just met, a move back into a visited cell, a
+   * press into a wall, leaving a dead end), on the key (a scan reaching it), and on all of these.
+   * About N(0, 1) (its maximum of four: a little above 0) for gaps blind to the maze.
    */
   'keyboard_gap_structure',
 ] as const;
@@ -88,7 +80,7 @@ export function measureKeyboard(maze: Maze, strokes: readonly Keystroke[]): Floa
     if (s.openSides >= 3) choice.push(gap);
     else if (turns && s.openSides === 2) bend.push(gap);
   });
-  const { announced, newCells, visitedCells, byKey, where } = listening(maze, strokes);
+  const { logGaps: arrowGaps, byKey, where } = listening(maze, strokes);
   const released = presses.slice(0, -1);
   const holds = presses.map((p) => p.hold).filter((h) => Number.isFinite(h) && h >= 0);
   const taps = holds.filter((h) => h < TAP_HOLD_MS);
@@ -101,26 +93,23 @@ export function measureKeyboard(maze: Maze, strokes: readonly Keystroke[]): Floa
     dispersion([...decision, ...straight], MIN_SAMPLES + 1),
     rankContrast(choice, bend, MIN_SAMPLES),
     presses.length === 0 ? NaN : presses.filter((p) => p.overlapped).length / presses.length,
-    correlation(announced.lengths, announced.logGaps, 2 * MIN_SAMPLES),
-    rankContrast(newCells, visitedCells, MIN_SAMPLES),
     groupShare([...byKey.values()], MIN_SAMPLES),
-    explainedShareF(where, ranks(announced.logGaps), MIN_SAMPLES),
+    gapStructure(where, ranks(arrowGaps)),
   ];
   return Float64Array.from(values);
 }
 
 
 /**
- * What an exploring or scanning solve carries, over consecutive arrow presses (auto-repeats, and
- * the key that started the solve, left out):
- * the length of the announcement each press produced (a press that left the cursor where it was
- * met a wall, or started the solve) paired with the log gap to the next press; the gaps before
- * moves into new and into already visited cells (the start counts as visited); the log gaps by key;
- * and for each gap, where it fell (the covariates of keyboard_gap_structure).
+ * What the gaps between consecutive arrow presses (auto-repeats, and the key that started the
+ * solve, left out) can follow: the log gap before each press, those gaps by key, and where each
+ * fell (`where`, one row a gap): the key (3 columns: down, left, right), a change of key, leaving a
+ * junction, leaving a dead end, the length of what the press before announced (a press that left
+ * the cursor where it was met a wall), a wall just met, a move back into a visited cell (the start
+ * counts as visited), a press into a wall.
  */
 function listening(maze: Maze, strokes: readonly Keystroke[]) {
-  const announced = { lengths: [] as number[], logGaps: [] as number[] };
-  const newCells: number[] = [], visitedCells: number[] = [];
+  const logGaps: number[] = [];
   const byKey = new Map<string, number[]>();
   const where: number[][] = [];
   const visited = new Set<number>([strokes[0] === undefined ? 0 : strokes[0].from.y * maze.width + strokes[0].from.x]);
@@ -130,12 +119,12 @@ function listening(maze: Maze, strokes: readonly Keystroke[]) {
     const cell = s.to.y * maze.width + s.to.x;
     const moved = s.to.x !== s.from.x || s.to.y !== s.from.y;
     if (previous !== undefined) {
-      const gap = s.t - previous.t;
-      const logGap = Math.log(Math.max(1, gap));
+      const logGap = Math.log(Math.max(1, s.t - previous.t));
       const intoWall = previous.to.x === previous.from.x && previous.to.y === previous.from.y;
-      announced.lengths.push(announcementLength(maze, previous.to, intoWall));
-      announced.logGaps.push(logGap);
-      if (moved) (visited.has(cell) ? visitedCells : newCells).push(gap);
+      logGaps.push(logGap);
+      const ofKey = byKey.get(s.key);
+      if (ofKey === undefined) byKey.set(s.key, [logGap]);
+      else ofKey.push(logGap);
       where.push([
         s.key === 'ArrowDown' ? 1 : 0,
         s.key === 'ArrowLeft' ? 1 : 0,
@@ -143,19 +132,29 @@ function listening(maze: Maze, strokes: readonly Keystroke[]) {
         s.key !== previous.key ? 1 : 0,
         s.openSides >= 3 ? 1 : 0,
         s.openSides === 1 ? 1 : 0,
-        announced.lengths.at(-1)!,
+        announcementLength(maze, previous.to, intoWall),
         intoWall ? 1 : 0,
         moved && visited.has(cell) ? 1 : 0,
         moved ? 0 : 1,
       ]);
-      const ofKey = byKey.get(s.key);
-      if (ofKey === undefined) byKey.set(s.key, [logGap]);
-      else ofKey.push(logGap);
     }
     visited.add(cell);
     previous = s;
   }
-  return { announced, newCells, visitedCells, byKey, where };
+  return { logGaps, byKey, where };
+}
+
+/** Columns of `where` (listening()) each way a person's gaps may follow the maze or the keys. */
+const WAYS: readonly (readonly number[])[] = [
+  [3, 4, 5],
+  [5, 6, 7, 8, 9],
+  [0, 1, 2],
+  [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+];
+
+function gapStructure(where: readonly (readonly number[])[], ys: readonly number[]): number {
+  const zs = WAYS.map((cols) => explainedShareZ(where.map((r) => cols.map((c) => r[c]!)), ys, MIN_SAMPLES)).filter((z) => !Number.isNaN(z));
+  return zs.length === 0 ? NaN : Math.max(...zs);
 }
 
 /** The rank of each value among `xs` (ties share their mean rank): long pauses weigh no more than the longest gap. */

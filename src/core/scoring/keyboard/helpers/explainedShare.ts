@@ -48,3 +48,19 @@ function solveSymmetric(a: number[][], b: number[]): number[] {
   }
   return out;
 }
+
+/**
+ * The F of explainedShareF(rows, ys) as a standard normal deviate (Paulson's approximation of the
+ * F distribution with p and n - p - 1 degrees of freedom): about N(0, 1) for ys drawn whatever the
+ * covariates, so that fits on different numbers of covariates and samples compare. NaN as
+ * explainedShareF; -Infinity for a fit with nothing to explain (every y equal).
+ */
+export function explainedShareZ(rows: readonly (readonly number[])[], ys: readonly number[], min: number): number {
+  const f = explainedShareF(rows, ys, min);
+  if (!Number.isFinite(f)) return f;
+  const width = rows[0]?.length ?? 0;
+  const p = Array.from({ length: width }, (_, j) => j).filter((j) => rows.some((r) => r[j] !== rows[0]![j])).length;
+  const a = 2 / (9 * p), b = 2 / (9 * (ys.length - p - 1));
+  const c = Math.cbrt(f);
+  return f === 0 ? -Infinity : ((1 - b) * c - (1 - a)) / Math.sqrt(a + b * c * c);
+}

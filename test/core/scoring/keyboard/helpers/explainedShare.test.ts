@@ -1,7 +1,7 @@
 // The F of a least-squares fit: near 1 for samples blind to the covariates, large when they follow
 // them, NaN when there is too little to fit.
 import { describe, expect, it } from 'vitest';
-import { explainedShareF } from '../../../../../src/core/scoring/keyboard/helpers/explainedShare.js';
+import { explainedShareF, explainedShareZ } from '../../../../../src/core/scoring/keyboard/helpers/explainedShare.js';
 import { Rng } from '../../../../../bench/calibrate/random.js';
 
 describe('explainedShareF', () => {
@@ -32,5 +32,20 @@ describe('explainedShareF', () => {
     expect(explainedShareF(rows.map(() => [7]), ys, 1)).toBeNaN();
     expect(explainedShareF(rows.slice(0, 3), ys.slice(0, 3), 2)).toBeNaN();
     expect(explainedShareF([], [], 2)).toBeNaN();
+  });
+
+  it('turns the F into a normal deviate: mean near 0 and spread near 1 for blind samples, whatever their number', () => {
+    const rng = new Rng(9);
+    for (const n of [12, 40, 150]) {
+      const rows = Array.from({ length: n }, () => [rng.int(0, 1), rng.int(0, 1), rng.uniform(20, 40)]);
+      const zs = Array.from({ length: 400 }, () => explainedShareZ(rows, rows.map(() => rng.gauss()), 2));
+      const mean = zs.reduce((a, b) => a + b, 0) / zs.length;
+      const sd = Math.sqrt(zs.reduce((a, b) => a + (b - mean) ** 2, 0) / zs.length);
+      expect(Math.abs(mean)).toBeLessThan(0.2);
+      expect(sd).toBeGreaterThan(0.8);
+      expect(sd).toBeLessThan(1.2);
+    }
+    expect(explainedShareZ([[0], [1], [2], [3]], [1, 1, 1, 1], 1)).toBe(-Infinity);
+    expect(explainedShareZ([[0], [1]], [1, 2], 2)).toBeNaN();
   });
 });
