@@ -1,7 +1,7 @@
 import type { Maze } from '../../../kernel/types.js';
 import { announcementLength } from './announcementLength.js';
 import type { Keystroke } from './readKeystrokes.js';
-import { explainedShareZ } from './helpers/explainedShare.js';
+import { fitZ, momentsOf } from './helpers/explainedShare.js';
 import { correlation, dispersion, groupShare, median, rankContrast } from './helpers/sampleStats.js';
 
 /**
@@ -153,7 +153,8 @@ const WAYS: readonly (readonly number[])[] = [
 ];
 
 function gapStructure(where: readonly (readonly number[])[], ys: readonly number[]): number {
-  const zs = WAYS.map((cols) => explainedShareZ(where.map((r) => cols.map((c) => r[c]!)), ys, MIN_SAMPLES)).filter((z) => !Number.isNaN(z));
+  const moments = momentsOf(where, ys);
+  const zs = WAYS.map((cols) => fitZ(moments, cols, MIN_SAMPLES)).filter((z) => !Number.isNaN(z));
   return zs.length === 0 ? NaN : Math.max(...zs);
 }
 

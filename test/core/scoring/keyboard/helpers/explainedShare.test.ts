@@ -1,10 +1,14 @@
 // The F of a least-squares fit: near 1 for samples blind to the covariates, large when they follow
 // them, NaN when there is too little to fit.
 import { describe, expect, it } from 'vitest';
-import { explainedShareF, explainedShareZ } from '../../../../../src/core/scoring/keyboard/helpers/explainedShare.js';
+import { fitF, fitZ, momentsOf } from '../../../../../src/core/scoring/keyboard/helpers/explainedShare.js';
+
+const all = (rows: readonly (readonly number[])[]) => (rows[0] ?? []).map((_, j) => j);
+const explainedShareF = (rows: number[][], ys: number[], min: number) => fitF(momentsOf(rows, ys), all(rows), min);
+const explainedShareZ = (rows: number[][], ys: number[], min: number) => fitZ(momentsOf(rows, ys), all(rows), min);
 import { Rng } from '../../../../../bench/calibrate/random.js';
 
-describe('explainedShareF', () => {
+describe('fitF and fitZ over momentsOf', () => {
   it('is exactly the F of the fit on a hand-worked example', () => {
     const rows = [[0], [1], [2], [3]];
     const ys = [1, 1, 5, 7];
@@ -47,5 +51,14 @@ describe('explainedShareF', () => {
     }
     expect(explainedShareZ([[0], [1], [2], [3]], [1, 1, 1, 1], 1)).toBe(-Infinity);
     expect(explainedShareZ([[0], [1]], [1, 2], 2)).toBeNaN();
+  });
+
+  it('fits a subset of the covariates from the same moments as a fit on that subset alone', () => {
+    const rng = new Rng(4);
+    const rows = Array.from({ length: 50 }, () => [rng.int(0, 1), rng.uniform(0, 1), rng.int(0, 3)]);
+    const ys = rows.map((r) => r[1]! * 2 + rng.gauss());
+    const m = momentsOf(rows, ys);
+    expect(fitF(m, [1, 2], 2)).toBeCloseTo(explainedShareF(rows.map((r) => [r[1]!, r[2]!]), ys, 2), 9);
+    expect(fitZ(m, [0], 2)).toBeCloseTo(explainedShareZ(rows.map((r) => [r[0]!]), ys, 2), 9);
   });
 });
