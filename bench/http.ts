@@ -22,6 +22,7 @@ import { type HttpBenchResult, baselineMetrics, markdown, report } from './http/
 import { measureScaling, workersOf } from './http/scaling.js';
 import { RouteMeasurements } from './http/routeMeasurements.js';
 import { runWrk } from './http/wrk.js';
+import { type VerifyStages, measureStagesPinned } from './http/stagesChild.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = join(repoRoot, 'bench', 'results');
@@ -48,6 +49,7 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
   const errors: string[] = [];
   const loadAverage = loadavg()[0] as number;
   const measurements = new RouteMeasurements(work, metrics, errors);
+  let stages: VerifyStages | undefined;
   /** Per route: one request body and the size of the answer, for the ceiling app to match. */
   const sizes: Record<string, { request: string; response: number }> = {};
   const sample = async (key: string, url: string, body: string, expectText: string) => {
@@ -150,6 +152,8 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
         { path: '/verify', bodies, expectText: '"success":true' },
       );
       const after = ecdsaImportVerifyPerSecond();
+      // Where the route's time goes, on the same core with the same heap flags, right after it.
+      stages = await measureStagesPinned();
       metrics.ecdsa_import_verify_per_s = (before.perSecond + after.perSecond) / 2;
       metrics.ecdsa_import_verify_per_cpu_s = (before.perCpuSecond + after.perCpuSecond) / 2;
       // Signed with interface.md's text: the deployed widget's text is tried first and fails,
@@ -175,7 +179,7 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
     rmSync(work, { recursive: true, force: true });
   }
 
-  const result = report(metrics, errors, { quick: QUICK, loadAverage, counts: COUNTS, baseline: baselineMetrics(resultsDir) });
+  const result = report(metrics, errors, { quick: QUICK, loadAverage, counts: COUNTS, baseline: baselineMetrics(resultsDir), stages });
   mkdirSync(resultsDir, { recursive: true });
   const { section: _section, ...plain } = result;
   writeFileSync(join(resultsDir, 'latest-http.json'), `${JSON.stringify(plain, null, 2)}\n`);
