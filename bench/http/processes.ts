@@ -146,3 +146,11 @@ export function rssBytes(pid: number, peak = false): number {
   return Number(m[1]) * 1024;
 }
 
+
+/** Seconds the server has spent in garbage collection pauses so far, from its GET /metrics (prom-client's gc histogram). */
+export async function gcSeconds(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  let sum = 0;
+  for (const m of text.matchAll(/^ariadne_nodejs_gc_duration_seconds_sum\{[^}]*\} ([0-9.eE+-]+)$/gm)) sum += Number(m[1]);
+  return sum;
+}
