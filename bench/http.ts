@@ -17,7 +17,7 @@ import { type TestRedis, startRedis } from '../test/helpers/redisServer.js';
 import { SECRET, SITE_KEY, postJson, siteverifyBodies, verifyBodies } from './http/bodies.js';
 import { ecdsaImportVerifyPerSecond } from './http/ecdsa.js';
 import { hasFloor, startFloorApp } from './http/floorApp.js';
-import { PIN, type Child, gcSeconds, rssBytes, startBareApp, startServer } from './http/processes.js';
+import { PIN, type Child, gcSeconds, rssBytes, startBareApp, startServer, threadCpuSeconds } from './http/processes.js';
 import { type HttpBenchResult, baselineMetrics, markdown, report } from './http/report.js';
 import { measureScaling, workersOf } from './http/scaling.js';
 import { RouteMeasurements } from './http/routeMeasurements.js';
@@ -145,6 +145,7 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
       await measurements.warmUp('/verify', bodies.splice(0, COUNTS.verifyWarmUp), [url, redisServer.url]);
       const before = ecdsaImportVerifyPerSecond();
       const gcBefore = await gcSeconds(url);
+      const threadsBefore = threadCpuSeconds(server.proc.pid as number);
       await measurements.measureInTurns(
         [
           { key: 'verify', child: server },
@@ -154,6 +155,10 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
       );
       // The server's own garbage collection pauses through its share of the rounds (its /metrics).
       metrics.verify_gc_us = ((await gcSeconds(url)) - gcBefore) * 1e6 / bodies.length;
+      const threadsAfter = threadCpuSeconds(server.proc.pid as number);
+      metrics.verify_main_user_us = ((threadsAfter.mainUser - threadsBefore.mainUser) * 1e6) / bodies.length;
+      metrics.verify_main_system_us = ((threadsAfter.mainSystem - threadsBefore.mainSystem) * 1e6) / bodies.length;
+      metrics.verify_helpers_us = ((threadsAfter.others - threadsBefore.others) * 1e6) / bodies.length;
       const after = ecdsaImportVerifyPerSecond();
       // Where the route's time goes, on the same core with the same heap flags, right after it.
       stages = await measureStagesPinned();

@@ -53,6 +53,7 @@ import { compileSchemas } from '../src/http/schemas.js';
 import { packEvents } from '../src/kernel/packEvents.js';
 import type { RawEvent } from '../src/kernel/types.js';
 import type { Section } from './run.js';
+import { threadCpuSeconds } from './http/processes.js';
 import { SECRET, SITE_KEY } from './http/bodies.js';
 
 /** The stages of one /verify, in the order the server runs them (verifySubmission.ts). */
@@ -89,8 +90,10 @@ export interface StageResult {
   gcUs: number;
   /** The stages and GC summed. */
   sumUs: number;
-  /** The whole route in process (body copy to answer text), µs per request. */
+  /** The whole route in process (body copy to answer text), main thread, µs per request. */
   routeUs: number;
+  /** CPU of the process's other threads (V8's concurrent marking and sweeping, the compiler) per request, staged and whole alike. */
+  helpersUs: number;
 }
 
 /** The bench server's settings (http/processes.ts startServer), as the stages see them. */
@@ -260,11 +263,6 @@ async function whole(ctx: CoreContext, body: ArrayBuffer, route: ReturnType<type
   metrics.route('/verify').observe(reply.status, startedAt, reply.code);
 }
 
-const cpuUs = () => {
-  const u = process.cpuUsage();
-  return u.user + u.system;
-};
-
 /** Sums the GC pauses starting within [from, to) ms. */
 function gcWithin(gc: GcLog, from: number, to: number): number {
   let ms = 0;
@@ -308,23 +306,25 @@ export async function measureVerifyStages(opts: { requests: number; warmUp: numb
     const width = STAGES.length + 1;
     const marks = new Float64Array(opts.requests * width);
     // Staged and whole-route requests alternate, so both meet the same heap and the same machine.
-    let stagedCpu = 0;
     let stagedWall = 0;
-    let routeCpu = 0;
+    let routeWall = 0;
+    const threads0 = threadCpuSeconds(process.pid);
     for (let i = 0; i < opts.requests; i++) {
-      const cpu0 = cpuUs();
       const wall0 = performance.now();
       await staged(c, stagedBodies[i]!, marks, i * width, metrics);
-      const cpu1 = cpuUs();
-      stagedWall += (performance.now() - wall0) * 1000;
+      const wall1 = performance.now();
       await whole(c, wholeBodies[i]!, route, metrics);
-      stagedCpu += cpu1 - cpu0;
-      routeCpu += cpuUs() - cpu1;
+      stagedWall += wall1 - wall0;
+      routeWall += performance.now() - wall1;
     }
+    const threads1 = threadCpuSeconds(process.pid);
     await gc.stop();
 
-    // Per stage: wall time less the GC within it, scaled to CPU by the run's CPU/wall.
-    const scale = stagedCpu / stagedWall;
+    // The main thread's CPU over the loop (/proc ticks of 10 ms; the loop takes seconds), shared
+    // between the two halves by their wall time: per stage, wall time less the GC within it, scaled
+    // by the main thread's CPU over wall. V8's helper threads are counted apart.
+    const mainMs = (threads1.mainUser + threads1.mainSystem - threads0.mainUser - threads0.mainSystem) * 1000;
+    const scale = mainMs / (stagedWall + routeWall);
     const stageMs = new Float64Array(STAGES.length);
     let gcMs = 0;
     for (let i = 0; i < opts.requests; i++) {
@@ -346,7 +346,8 @@ export async function measureVerifyStages(opts: { requests: number; warmUp: numb
       stagesUs,
       gcUs,
       sumUs: stagesUs.reduce((a, b) => a + b, 0) + gcUs,
-      routeUs: routeCpu / opts.requests,
+      routeUs: (routeWall * scale * 1000) / opts.requests,
+      helpersUs: ((threads1.others - threads0.others) * 1e6) / (2 * opts.requests),
     };
   } finally {
     await server.close(0);
@@ -360,7 +361,9 @@ export function stageRows(runs: { label: string; result: StageResult }[]): Secti
     ...STAGES.map((name, i) => ({ name, ...col((r) => r.stagesUs[i]) })),
     { name: 'garbage collection (pauses within the stages)', ...col((r) => r.gcUs) },
     { name: 'sum of the stages', ...col((r) => r.sumUs) },
-    { name: 'whole route in process (handler, promises), CPU', ...col((r) => r.routeUs) },
+    { name: "between the stages (promise hops, the route's objects): whole route - sum", ...col((r) => r.routeUs - r.sumUs) },
+    { name: 'whole route in process (handler, promises), main thread', ...col((r) => r.routeUs) },
+    { name: 'V8 helper threads (concurrent GC, compiler), in process', ...col((r) => r.helpersUs) },
     { name: 'sum / whole route', ...col((r) => r.sumUs / r.routeUs) },
   ];
 }

@@ -157,12 +157,15 @@ const stageLabel = (r: StageResult) => `µs/req, ${r.events.toLocaleString('en-U
 function accountRows(b: StageResult, m: Record<string, number>): { name: string; value: number | undefined }[] {
   const bare = m.ceiling_verify_cpu_us;
   const measured = m.verify_cpu_us;
-  const serverGc = m.verify_gc_us;
-  const accounted = bare === undefined || serverGc === undefined ? undefined : b.sumUs - b.gcUs + serverGc + bare;
+  const helpers = m.verify_helpers_us;
+  const accounted = bare === undefined || helpers === undefined ? undefined : b.routeUs + bare + helpers;
   return [
-    { name: 'garbage collection in the server through the measured /verify (its /metrics)', value: serverGc },
+    { name: 'server, main thread, user time (JavaScript, uWS, OpenSSL, GC pauses)', value: m.verify_main_user_us },
+    { name: 'server, main thread, system time (sockets, epoll)', value: m.verify_main_system_us },
+    { name: 'server, V8 helper threads (concurrent GC, compiler)', value: helpers },
+    { name: 'server, GC pauses (its /metrics; within the main thread above)', value: m.verify_gc_us },
     { name: 'uWebSockets.js and the kernel\'s TCP work (the bare app at these sizes, same run)', value: bare },
-    { name: 'stages without their GC + server GC + bare app', value: accounted },
+    { name: 'whole route in process + bare app + server helper threads', value: accounted },
     { name: 'measured: server CPU per /verify (wrk, pinned)', value: measured },
     { name: 'not accounted for (measured - the line above)', value: accounted === undefined || measured === undefined ? undefined : measured - accounted },
     { name: 'accounted / measured', value: accounted === undefined || measured === undefined ? undefined : accounted / measured },
@@ -186,14 +189,16 @@ function stageMarkdown(stages: VerifyStages, m: Record<string, number>): string[
   const row = (name: string, a: number | undefined, b: number | undefined) => `| ${name} | ${cell(a)} | ${cell(b)} |`;
   return [
     '',
-    `/verify stage by stage (bench/verifyStages.ts: the core's stage functions in process, in a child pinned to the server's core with its heap flags, ${bench.requests} and ${long.requests} requests after a warm-up; wall time scaled by the run's CPU/wall, garbage collection apart):`,
+    `/verify stage by stage (bench/verifyStages.ts: the core's stage functions in process, in a child pinned to the server's core with its heap flags, ${bench.requests} and ${long.requests} requests after a warm-up; wall time scaled by the main thread's CPU/wall, garbage collection pauses apart):`,
     '',
     `| stage | ${stageLabel(bench)} | ${stageLabel(long)} |`,
     '|---|---:|---:|',
     ...STAGES.map((name, i) => row(name, bench.stagesUs[i], long.stagesUs[i])),
     row('garbage collection (pauses within the stages)', bench.gcUs, long.gcUs),
     row('**sum of the stages**', bench.sumUs, long.sumUs),
-    row('whole route in process (handler and its promises), CPU', bench.routeUs, long.routeUs),
+    row('between the stages (promise hops, the route\'s objects): whole route - sum', bench.routeUs - bench.sumUs, long.routeUs - long.sumUs),
+    row('whole route in process (handler and its promises), main thread', bench.routeUs, long.routeUs),
+    row('V8 helper threads in process (concurrent GC, compiler)', bench.helpersUs, long.helpersUs),
     row('sum / whole route in process', bench.sumUs / bench.routeUs, long.sumUs / long.routeUs),
     ...accountRows(bench, m).map(({ name, value }) => row(name, value, undefined)),
   ];
