@@ -48,6 +48,7 @@ import { createServer } from '../src/http/createServer.js';
 import { Metrics } from '../src/http/metrics.js';
 import { parseJson } from '../src/http/parseJson.js';
 import type { RequestInfo } from '../src/http/route.js';
+import type { Store } from '../src/store/Store.js';
 import { verifyRoute } from '../src/http/routes/verify.js';
 import { compileSchemas } from '../src/http/schemas.js';
 import { packEvents } from '../src/kernel/packEvents.js';
@@ -263,6 +264,40 @@ async function whole(ctx: CoreContext, body: ArrayBuffer, route: ReturnType<type
   metrics.route('/verify').observe(reply.status, startedAt, reply.code);
 }
 
+/** The server's own context (its store, kernel, signature verifier, fingerprints) for the bench's settings, not listening. */
+async function benchContext(opts: { now: () => number; store?: Store }): Promise<{ ctx: CoreContext; config: Config; close(): Promise<void> }> {
+  const config = benchConfig();
+  let ctx: CoreContext | undefined;
+  const server = await createServer({
+    config,
+    logger: pino({ level: config.logLevel }),
+    now: opts.now,
+    ...(opts.store === undefined ? {} : { store: opts.store }),
+    mount: (_app, c) => {
+      ctx = c;
+    },
+  });
+  return { ctx: ctx!, config, close: () => server.close(0) };
+}
+
+/** `n` valid /verify bodies (see bodiesFor), their challenges issued two minutes ago so any trace fits. */
+export async function makeVerifyBodies(n: number, events: number | undefined): Promise<string[]> {
+  const { ctx, close } = await benchContext({ now: () => Date.now() - 120_000 });
+  try {
+    return await bodiesFor(ctx, n, events);
+  } finally {
+    await close();
+  }
+}
+
+/** Runs bodies through the whole route in process (see whole), on a context of its own. */
+export async function routeRunner(opts: { store: Store }): Promise<{ run(body: ArrayBuffer): Promise<void>; close(): Promise<void> }> {
+  const { ctx, config, close } = await benchContext({ now: Date.now, store: opts.store });
+  const route = verifyRoute(schemasOf(config));
+  const metrics = new Metrics({});
+  return { run: (body) => whole(ctx, body, route, metrics), close };
+}
+
 /** Sums the GC pauses starting within [from, to) ms. */
 function gcWithin(gc: GcLog, from: number, to: number): number {
   let ms = 0;
@@ -276,21 +311,10 @@ function gcWithin(gc: GcLog, from: number, to: number): number {
  * about 60 events, as the HTTP bench sends).
  */
 export async function measureVerifyStages(opts: { requests: number; warmUp: number; events?: number }): Promise<StageResult> {
-  const config = benchConfig();
-  let ctx: CoreContext | undefined;
   // Traces of 2,000 events span a minute: once the bodies are made, the clock runs that far ahead.
   let ahead = 0;
-  // The server's own context (its store, kernel, signature verifier, fingerprints), not listening.
-  const server = await createServer({
-    config,
-    logger: pino({ level: config.logLevel }),
-    now: () => Date.now() + ahead,
-    mount: (_app, c) => {
-      ctx = c;
-    },
-  });
+  const { ctx: c, config, close } = await benchContext({ now: () => Date.now() + ahead });
   try {
-    const c = ctx!;
     const route = verifyRoute(schemasOf(config));
     const metrics = new Metrics({});
     const toBuffers = (texts: string[]) => texts.map((t) => new Uint8Array(Buffer.from(t)).buffer);
@@ -350,7 +374,7 @@ export async function measureVerifyStages(opts: { requests: number; warmUp: numb
       helpersUs: ((threads1.others - threads0.others) * 1e6) / (2 * opts.requests),
     };
   } finally {
-    await server.close(0);
+    await close();
   }
 }
 
