@@ -17,11 +17,12 @@ import { type TestRedis, startRedis } from '../test/helpers/redisServer.js';
 import { SECRET, SITE_KEY, postJson, siteverifyBodies, verifyBodies } from './http/bodies.js';
 import { ecdsaImportVerifyPerSecond } from './http/ecdsa.js';
 import { hasFloor, startFloorApp } from './http/floorApp.js';
-import { PIN, type Child, rssBytes, startBareApp, startServer } from './http/processes.js';
+import { PIN, type Child, gcSeconds, rssBytes, startBareApp, startServer, threadCpuSeconds } from './http/processes.js';
 import { type HttpBenchResult, baselineMetrics, markdown, report } from './http/report.js';
 import { measureScaling, workersOf } from './http/scaling.js';
 import { RouteMeasurements } from './http/routeMeasurements.js';
 import { runWrk } from './http/wrk.js';
+import { type VerifyStages, measureStagesPinned } from './http/stagesChild.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = join(repoRoot, 'bench', 'results');
@@ -48,6 +49,7 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
   const errors: string[] = [];
   const loadAverage = loadavg()[0] as number;
   const measurements = new RouteMeasurements(work, metrics, errors);
+  let stages: VerifyStages | undefined;
   /** Per route: one request body and the size of the answer, for the ceiling app to match. */
   const sizes: Record<string, { request: string; response: number }> = {};
   const sample = async (key: string, url: string, body: string, expectText: string) => {
@@ -142,6 +144,8 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
       await ceiling('verify');
       await measurements.warmUp('/verify', bodies.splice(0, COUNTS.verifyWarmUp), [url, redisServer.url]);
       const before = ecdsaImportVerifyPerSecond();
+      const gcBefore = await gcSeconds(url);
+      const threadsBefore = threadCpuSeconds(server.proc.pid as number);
       await measurements.measureInTurns(
         [
           { key: 'verify', child: server },
@@ -149,7 +153,15 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
         ],
         { path: '/verify', bodies, expectText: '"success":true' },
       );
+      // The server's own garbage collection pauses through its share of the rounds (its /metrics).
+      metrics.verify_gc_us = ((await gcSeconds(url)) - gcBefore) * 1e6 / bodies.length;
+      const threadsAfter = threadCpuSeconds(server.proc.pid as number);
+      metrics.verify_main_user_us = ((threadsAfter.mainUser - threadsBefore.mainUser) * 1e6) / bodies.length;
+      metrics.verify_main_system_us = ((threadsAfter.mainSystem - threadsBefore.mainSystem) * 1e6) / bodies.length;
+      metrics.verify_helpers_us = ((threadsAfter.others - threadsBefore.others) * 1e6) / bodies.length;
       const after = ecdsaImportVerifyPerSecond();
+      // Where the route's time goes, on the same core with the same heap flags, right after it.
+      stages = await measureStagesPinned();
       metrics.ecdsa_import_verify_per_s = (before.perSecond + after.perSecond) / 2;
       metrics.ecdsa_import_verify_per_cpu_s = (before.perCpuSecond + after.perCpuSecond) / 2;
       // Signed with interface.md's text: the deployed widget's text is tried first and fails,
@@ -175,7 +187,7 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
     rmSync(work, { recursive: true, force: true });
   }
 
-  const result = report(metrics, errors, { quick: QUICK, loadAverage, counts: COUNTS, baseline: baselineMetrics(resultsDir) });
+  const result = report(metrics, errors, { quick: QUICK, loadAverage, counts: COUNTS, baseline: baselineMetrics(resultsDir), stages });
   mkdirSync(resultsDir, { recursive: true });
   const { section: _section, ...plain } = result;
   writeFileSync(join(resultsDir, 'latest-http.json'), `${JSON.stringify(plain, null, 2)}\n`);

@@ -41,6 +41,7 @@ const SECTIONS: Record<string, Runner> = {
   kernel: runKernelBench,
   signature: optional('./signature.js', 'runSignatureBench'),
   http: optional('./http.js', 'runHttpBench'),
+  stages: optional('./verifyStages.js', 'runVerifyStagesBench'),
   keyboard: optional('./keyboardScoring.js', 'runKeyboardScoringBench'),
 };
 

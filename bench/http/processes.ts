@@ -1,6 +1,6 @@
 /** The processes of the HTTP bench: the server, the bare uWebSockets.js app, and what /proc says of them. */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -146,3 +146,32 @@ export function rssBytes(pid: number, peak = false): number {
   return Number(m[1]) * 1024;
 }
 
+
+/** Seconds the server has spent in garbage collection pauses so far, from its GET /metrics (prom-client's gc histogram). */
+export async function gcSeconds(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  let sum = 0;
+  for (const m of text.matchAll(/^ariadne_nodejs_gc_duration_seconds_sum\{[^}]*\} ([0-9.eE+-]+)$/gm)) sum += Number(m[1]);
+  return sum;
+}
+
+/** CPU seconds of a process so far by thread: the main (JavaScript) thread's user and system time, and every other thread's (V8's helpers: concurrent marking and sweeping, the compiler). */
+export function threadCpuSeconds(pid: number): { mainUser: number; mainSystem: number; others: number } {
+  const ticks = (task: string) => {
+    const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return [Number(fields[11]) / 100, Number(fields[12]) / 100] as const;
+  };
+  const [mainUser, mainSystem] = ticks(String(pid));
+  let others = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    if (task === String(pid)) continue;
+    try {
+      const [u, s] = ticks(task);
+      others += u + s;
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return { mainUser, mainSystem, others };
+}

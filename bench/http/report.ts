@@ -10,6 +10,8 @@ import type { Row, Section } from '../run.js';
 import { PIN } from './processes.js';
 import { ROUNDS } from './routeMeasurements.js';
 import { WRK_CONNECTIONS } from './wrk.js';
+import { STAGES, type StageResult, stageRows } from '../verifyStages.js';
+import type { VerifyStages } from './stagesChild.js';
 
 /** Requests sent per measured route, as the run chose them (a quick run sends fewer). */
 export interface RequestCounts {
@@ -32,6 +34,8 @@ export interface HttpBenchResult {
   targets: { name: string; value: number; target: string; pass: boolean }[];
   regressions: string[];
   errors: string[];
+  /** /verify stage by stage (bench/verifyStages.ts), when it was measured. */
+  stages?: VerifyStages | undefined;
   section: Section;
 }
 
@@ -44,9 +48,9 @@ const TARGETS: { name: string; metric: string; min?: number; max?: number; label
   { name: '/verify, Redis store vs memory store', metric: 'redis_verify_ratio', min: 0.9, label: '>= 90%' },
   { name: 'RSS growth after /challenge flood', metric: 'rss_growth_mib', max: 50, label: '< 50 MiB' },
   // Per second of server CPU, the server pinned to one core (WORKERS=1).
-  { name: '/challenge per CPU-second vs bare uWS', metric: 'challenge_cpu_ratio', min: 0.6, label: '>= 60%' },
-  { name: '/siteverify (valid) per CPU-second vs bare uWS', metric: 'siteverify_valid_cpu_ratio', min: 0.6, label: '>= 60%' },
-  { name: '/verify per CPU-second vs one-core ECDSA', metric: 'verify_cpu_ratio', min: 0.75, label: '>= 0.75x' },
+  { name: '/challenge per CPU-second vs its floor', metric: 'challenge_floor_cpu_ratio', min: 0.85, label: '>= 85%' },
+  { name: '/siteverify (valid) per CPU-second vs its floor', metric: 'siteverify_valid_floor_cpu_ratio', min: 0.8, label: '>= 80%' },
+  { name: '/verify per CPU-second vs one-core ECDSA', metric: 'verify_cpu_ratio', min: 0.5, label: '>= 0.5x' },
   { name: '/siteverify (valid) per CPU-second, Redis store vs memory store', metric: 'redis_siteverify_valid_cpu_ratio', min: 0.7, label: '>= 70%' },
   { name: '/verify per CPU-second, Redis store vs memory store', metric: 'redis_verify_cpu_ratio', min: 0.9, label: '>= 90%' },
   // The issue's 150 MB, in the MiB the bench reports.
@@ -143,6 +147,63 @@ function sectionRows(m: Record<string, number>, counts: RequestCounts): Row[] {
   ];
 }
 
+const stageLabel = (r: StageResult) => `µs/req, ${r.events.toLocaleString('en-US')} events (${Math.round(r.bodyBytes / 1024)} KB)`;
+
+/**
+ * The stage table's closing rows at the bench's sizes: what the server's measured CPU per /verify
+ * holds beyond the stages (uWebSockets.js and the kernel's TCP work, as the bare app at these sizes
+ * costs them), and how much of it the stages and the bare app account for.
+ */
+function accountRows(b: StageResult, m: Record<string, number>): { name: string; value: number | undefined }[] {
+  const bare = m.ceiling_verify_cpu_us;
+  const measured = m.verify_cpu_us;
+  const helpers = m.verify_helpers_us;
+  const accounted = bare === undefined || helpers === undefined ? undefined : b.routeUs + bare + helpers;
+  return [
+    { name: 'server, main thread, user time (JavaScript, uWS, OpenSSL, GC pauses)', value: m.verify_main_user_us },
+    { name: 'server, main thread, system time (sockets, epoll)', value: m.verify_main_system_us },
+    { name: 'server, V8 helper threads (concurrent GC, compiler)', value: helpers },
+    { name: 'server, GC pauses (its /metrics; within the main thread above)', value: m.verify_gc_us },
+    { name: 'uWebSockets.js and the kernel\'s TCP work (the bare app at these sizes, same run)', value: bare },
+    { name: 'whole route in process + bare app + server helper threads', value: accounted },
+    { name: 'measured: server CPU per /verify (wrk, pinned)', value: measured },
+    { name: 'not accounted for (measured - the line above)', value: accounted === undefined || measured === undefined ? undefined : measured - accounted },
+    { name: 'accounted / measured', value: accounted === undefined || measured === undefined ? undefined : accounted / measured },
+  ];
+}
+
+function stageSectionRows(stages: VerifyStages, m: Record<string, number>): Row[] {
+  return [
+    ...stageRows([
+      { label: stageLabel(stages.bench), result: stages.bench },
+      { label: stageLabel(stages.long), result: stages.long },
+    ]),
+    ...accountRows(stages.bench, m).map(({ name, value }) => ({ name, [stageLabel(stages.bench)]: value })),
+  ];
+}
+
+/** The stage table in Markdown (bench sizes and 2,000 events side by side). */
+function stageMarkdown(stages: VerifyStages, m: Record<string, number>): string[] {
+  const { bench, long } = stages;
+  const cell = (v: number | undefined) => (v === undefined ? '' : fmt(v));
+  const row = (name: string, a: number | undefined, b: number | undefined) => `| ${name} | ${cell(a)} | ${cell(b)} |`;
+  return [
+    '',
+    `/verify stage by stage (bench/verifyStages.ts: the core's stage functions in process, in a child pinned to the server's core with its heap flags, ${bench.requests} and ${long.requests} requests after a warm-up; wall time scaled by the main thread's CPU/wall, garbage collection pauses apart):`,
+    '',
+    `| stage | ${stageLabel(bench)} | ${stageLabel(long)} |`,
+    '|---|---:|---:|',
+    ...STAGES.map((name, i) => row(name, bench.stagesUs[i], long.stagesUs[i])),
+    row('garbage collection (pauses within the stages)', bench.gcUs, long.gcUs),
+    row('**sum of the stages**', bench.sumUs, long.sumUs),
+    row('between the stages (promise hops, the route\'s objects): whole route - sum', bench.routeUs - bench.sumUs, long.routeUs - long.sumUs),
+    row('whole route in process (handler and its promises), main thread', bench.routeUs, long.routeUs),
+    row('V8 helper threads in process (concurrent GC, compiler)', bench.helpersUs, long.helpersUs),
+    row('sum / whole route in process', bench.sumUs / bench.routeUs, long.sumUs / long.routeUs),
+    ...accountRows(bench, m).map(({ name, value }) => row(name, value, undefined)),
+  ];
+}
+
 /** The run as Markdown: the route table, the whole-machine figures and the targets. */
 export function markdown(r: HttpBenchResult, counts: RequestCounts): string {
   const m = r.metrics;
@@ -184,6 +245,7 @@ export function markdown(r: HttpBenchResult, counts: RequestCounts): string {
         `WORKERS=${m.scaling_workers} ${fmt(m.scaling_verify_rps_n ?? 0)} req/s (server CPU ${fmt(m.scaling_verify_cpu_pct_n ?? 0)}%, ${fmt(m.scaling_verify_cpu_us_n ?? 0)} µs/req; wrk ${fmt(m.scaling_wrk_cpu_pct_n ?? 0)}%): ${(m.scaling_ratio * 100).toFixed(0)}% of ${m.scaling_workers} x the one-thread rate.`,
     );
   }
+  if (r.stages !== undefined) lines.push(...stageMarkdown(r.stages, m), '');
   lines.push(`RSS peak through the per-route load (WORKERS=1): ${fmt(m.rss_peak_mib ?? 0)} MiB.`);
   lines.push(`/siteverify (valid) and /verify: the memory-store and Redis-store servers driven in turns, ${ROUNDS} rounds each (A B A B ...), each round a share of the same bodies.`);
   lines.push(
@@ -208,7 +270,7 @@ export function markdown(r: HttpBenchResult, counts: RequestCounts): string {
 export function report(
   metrics: Record<string, number>,
   errors: string[],
-  run: { quick: boolean; loadAverage: number; counts: RequestCounts; baseline: Record<string, number> | undefined },
+  run: { quick: boolean; loadAverage: number; counts: RequestCounts; baseline: Record<string, number> | undefined; stages?: VerifyStages | undefined },
 ): HttpBenchResult {
   const ratio = (a: string, b: string) => {
     const x = metrics[a];
@@ -250,9 +312,10 @@ export function report(
     targets,
     regressions: run.quick ? [] : compare(metrics, run.baseline),
     errors,
+    stages: run.stages,
     section: { name: SECTION_NAME, rows: [] },
   };
-  result.section.rows = sectionRows(metrics, run.counts);
+  result.section.rows = [...sectionRows(metrics, run.counts), ...(run.stages === undefined ? [] : stageSectionRows(run.stages, metrics))];
   result.section.notes = [
     ...targets.map((t) => `target ${t.name} ${t.target}: ${t.pass ? 'met' : 'MISSED'} (${fmt(t.value)})`),
     ...result.regressions.map((r) => `regression over 10%: ${r}`),
