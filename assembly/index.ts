@@ -21,6 +21,7 @@ export { generateMaze, profileMaze, wallsPtr, solutionPtr } from './maze';
 export { mapEvent } from './geometry';
 export { replay } from './replay';
 export { segmentCells, segmentPtr } from './segment';
+export { detourCells, detourPtr } from './detour';
 export { sha256Init, sha256Update, sha256Final, leadingZeroBits } from './sha256';
 export { powCheck, powSolve } from './pow';
 export * from './features';

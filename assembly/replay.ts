@@ -2,7 +2,8 @@
 import { EVENTS, EVENT_BYTES, MAX_EVENTS, ensureHeap, pathPtr, setResult } from './memory';
 import { ensureMaze } from './maze';
 import { CODE_KEYDOWN, eventCell, lastMx, lastMy, setCanvas } from './geometry';
-import { MAX_SEGMENT_CELLS, openStep, walkSegment } from './segment';
+import { openStep, walkSegment } from './segment';
+import { MAX_DETOUR_CELLS, walkDetour } from './detour';
 
 /**
  * Replays `count` packed events (at EVENTS) over the maze. `trigger` < 0 selects the
@@ -18,10 +19,13 @@ import { MAX_SEGMENT_CELLS, openStep, walkSegment } from './segment';
  * on the start cell just before it, which any client may send. A keydown the start does not
  * reach begins nothing, like any other event outside the start cell.
  *
- * /verify runs two walks in one pass: the segment walk (rules 1 to 3) and the plain walk
+ * Rule 3 reaches a cell that is neither `last` nor an open neighbour by the segment walk from
+ * the anchor, else (not from the exit) by the bounded detour from `last` (detour.ts).
+ *
+ * /verify runs two walks in one pass: the walk with rule 3 (rules 1 to 3) and the plain walk
  * (rules 1 and 2, every other cell noise). The path is valid when either ends on the exit with
- * at least two cells; the cells reported are the segment walk's, unless only the plain walk is
- * valid. The probe prefix runs the segment walk alone, strictly.
+ * at least two cells; the cells reported are rule 3's walk's, unless only the plain walk is
+ * valid. The probe prefix runs the walk with rule 3 alone, strictly.
  */
 export function replay(count: i32, seed: u32, w: i32, h: i32, d: f64, cellSize: f64, trigger: i32): i32 {
   if (count < 0 || count > MAX_EVENTS) return -1;
@@ -29,11 +33,12 @@ export function replay(count: i32, seed: u32, w: i32, h: i32, d: f64, cellSize: 
   if (!setCanvas(w, h, cellSize)) return -1;
   const n = w * h;
   if (trigger >= n) return -1;
-  // The plain walk records at most one cell per event, plus an implied start; the segment
-  // walk's cells follow, in a region grown as it fills (a segment adds up to MAX_SEGMENT_CELLS).
+  // The plain walk records at most one cell per event, plus an implied start; the cells of the
+  // walk with rule 3 follow, in a region grown as it fills (an event adds at most
+  // MAX_DETOUR_CELLS, more than a segment's).
   const plain = pathPtr(count);
   const path = plain + (<usize>(count + 1) << 1);
-  let capacity: i32 = count + MAX_SEGMENT_CELLS;
+  let capacity: i32 = count + MAX_DETOUR_CELLS;
   if (!ensureHeap(path + (<usize>capacity << 1))) return -1;
   const exit = n - 1;
   const probe = trigger >= 0;
@@ -78,8 +83,8 @@ export function replay(count: i32, seed: u32, w: i32, h: i32, d: f64, cellSize: 
       ay = lastMy;
       continue;
     }
-    if (recorded + MAX_SEGMENT_CELLS > capacity) {
-      capacity = max(capacity << 1, recorded + MAX_SEGMENT_CELLS);
+    if (recorded + MAX_DETOUR_CELLS > capacity) {
+      capacity = max(capacity << 1, recorded + MAX_DETOUR_CELLS);
       if (!ensureHeap(path + (<usize>capacity << 1))) return -1;
     }
     const at = path + (<usize>recorded << 1);
@@ -89,7 +94,9 @@ export function replay(count: i32, seed: u32, w: i32, h: i32, d: f64, cellSize: 
       store<u16>(at, <u16>c);
       recorded++;
     } else {
-      const steps = walkSegment(ax, ay, lastMx, lastMy, w, h, at);
+      // Rule 3: the segment walk, else the bounded detour, which is never taken from the exit.
+      let steps = walkSegment(ax, ay, lastMx, lastMy, w, h, at);
+      if (steps < 0 && last != exit) steps = walkDetour(last, c, w, h, at);
       if (steps > 0) {
         recorded += steps;
       } else if (probe) {

@@ -33,9 +33,13 @@ function trace(k: Kernel, maze: MazeParams, solution: readonly Cell[], count: nu
   return events;
 }
 
-/** `count` events at the centres of every other solution cell (turn cells kept), repeated. */
-function strideTrace(solution: readonly Cell[], maze: MazeParams, count: number): RawEvent[] {
-  const kept = solution.filter((c, i) => i % 2 === 0 || i === solution.length - 1 || (solution[i - 1]!.x !== solution[i + 1]!.x && solution[i - 1]!.y !== solution[i + 1]!.y));
+/**
+ * `count` events at the centres of every `stride`-th solution cell and the exit, turn cells kept
+ * or not (a stride that skips a turn cuts its corner), repeated.
+ */
+function strideTrace(solution: readonly Cell[], maze: MazeParams, count: number, stride: number, keepTurns: boolean): RawEvent[] {
+  const turn = (i: number) => keepTurns && solution[i - 1]!.x !== solution[i + 1]!.x && solution[i - 1]!.y !== solution[i + 1]!.y;
+  const kept = solution.filter((c, i) => i % stride === 0 || i === solution.length - 1 || turn(i));
   const w = maze.width * CELL + 40;
   const h = maze.height * CELL + 64;
   return Array.from({ length: count }, (_, i) => {
@@ -53,6 +57,20 @@ function bounceTrace(maze: MazeParams, count: number): RawEvent[] {
     { x: (20 + (maze.width - 0.5) * CELL) / w, y: (20 + 0.5 * CELL) / h },
   ];
   return Array.from({ length: count + 1 }, (_, i) => (i === 0 ? { x: 21 / w, y: 21 / h, t: 0, type: 'down' } : { ...far[i % 2]!, t: i * 16, type: 'move' }));
+}
+
+/** The start, then `count` events at the centres of cells drawn at random (seeded), mostly noise. */
+function scatterTrace(maze: MazeParams, count: number): RawEvent[] {
+  const w = maze.width * CELL + 40;
+  const h = maze.height * CELL + 64;
+  let seed = 0x5ca7;
+  const draw = (side: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return Math.floor((seed / 2 ** 32) * side) + 0.5;
+  };
+  return Array.from({ length: count + 1 }, (_, i) =>
+    i === 0 ? { x: 21 / w, y: 21 / h, t: 0, type: 'down' } : { x: (20 + draw(maze.width) * CELL) / w, y: (20 + draw(maze.height) * CELL) / h, t: i * 16, type: 'move' },
+  );
 }
 
 function statsRow(task: Task, extra: Record<string, number | string> = {}): Row {
@@ -118,16 +136,30 @@ export async function runKernelBench(): Promise<Section> {
   });
 
   // A fast stroke: 2,000 events along the solution, every other cell seen (each jump is filled
-  // by the segment walk); and 20,000 events jumping between far cells of the largest maze, each
-  // a segment walk tried from the start until it meets a wall.
-  const strided = k.packEvents(strideTrace(solution, maze, 2000));
+  // by the segment walk); the same seeing every third cell, turns not kept (the jumps that cut a
+  // corner are filled by the detour); and 20,000 events jumping between far cells of the largest
+  // maze, each a segment walk tried from the start (and, where it meets a wall, the bounded
+  // detour).
+  const strided = k.packEvents(strideTrace(solution, maze, 2000, 2, true));
   bench.add('replay 2000 events, jumps over a cell filled', () => {
     k.replay(maze, strided, CELL, { kind: 'verify' });
+  });
+  const cut = k.packEvents(strideTrace(solution, maze, 2000, 3, false));
+  if (!k.replay(maze, cut, CELL, { kind: 'verify' }).valid) throw new Error('bench trace with cut corners is not valid');
+  bench.add('replay 2000 events, corners cut (detours)', () => {
+    k.replay(maze, cut, CELL, { kind: 'verify' });
   });
   const big = { seed: 5, width: 32, height: 32, difficulty: 0.5 };
   const bouncing = k.packEvents(bounceTrace(big, 20000));
   bench.add('replay 20000 events jumping across 32x32 (a segment walk tried each time)', () => {
     k.replay(big, bouncing, CELL, { kind: 'verify' });
+  });
+
+  // The costliest replay found: events at random cells, most of them noise, each tried by the
+  // segment walk and then by the bounded detour's search (up to every cell of the maze).
+  const scattered = k.packEvents(scatterTrace(maze, 20000));
+  bench.add('replay 20000 events at random cells of 8x8 (a detour searched for most)', () => {
+    k.replay(maze, scattered, CELL, { kind: 'verify' });
   });
 
   let nonce = 0;

@@ -14,7 +14,6 @@ import { CAPTURES, openKernel, throttle, type Capture } from './samples.js';
 import { pct, quantiles } from './stats.js';
 import { canvasMoves, recordedMoves, skipsCells, stepCells } from './steps.js';
 import { drawReport } from './drawReport.js';
-import { detourReport } from './detourReport.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
@@ -100,22 +99,9 @@ for (const s of steps) {
   );
 }
 
-// Not the spec: what a bounded detour in path replay's rule 3 would let through (detourReplay.ts).
-const detour = detourReport(kernel, scored, t);
-if (detour.disagreements > 0) throw new Error(`the detour what-if at slack 0 disagrees with the kernel on ${detour.disagreements} traces: it measures another rule`);
-console.log(
-  `\nwhat-if, NOT kernel.md: rule 3 also reaching a cell by a route through open cells at most <slack> steps longer than ` +
-    `the cells are apart (self-check: ${detour.disagreements} held-out traces where slack 0 and the kernel disagree):`,
-);
-row('', 'slack', ['human replay, all points', 'human e2e, all points', 'human replay, 33 ms', 'human e2e, 33 ms', 'bots replay', 'bots e2e']);
-for (const d of detour.rates) {
-  const h = d.humans;
-  row('', String(d.slack), [pct(h.native.replay), pct(h.native.endToEnd), pct(h.throttle33.replay), pct(h.throttle33.endToEnd), pct(d.bots.replay), pct(d.bots.endToEnd)]);
-}
-
 mkdirSync(resultsDir, { recursive: true });
 writeFileSync(path.join(resultsDir, 'scores.svg'), drawReport(scored, t));
-writeFileSync(path.join(resultsDir, 'summary.json'), `${JSON.stringify({ table: table.version, threshold: t, seed: SEED, ...report, leftOut, steps, detour }, null, 2)}\n`);
+writeFileSync(path.join(resultsDir, 'summary.json'), `${JSON.stringify({ table: table.version, threshold: t, seed: SEED, ...report, leftOut, steps }, null, 2)}\n`);
 console.log(`\nwrote ${path.relative(repoRoot, resultsDir)}/scores.svg and summary.json`);
 
 function stepReport() {

@@ -1,6 +1,7 @@
 // The person's trace, walked as the server replays it (kernel.md section 4), one event at a
 // time so the widget can draw the route and notice the exit and probe trigger cells. A jump
-// between two events is filled by the kernel's own segment walk, the one the server runs.
+// between two events is filled by the kernel's own segment walk or bounded detour (rule 3), the
+// ones the server runs, so what is drawn is what the server records.
 import { WALL_E, WALL_N, WALL_S, WALL_W, type Cell, type Kernel, type MappedPoint, type Maze, type MazePoint, type RawEvent } from '../kernel/types.js';
 import { surfaceFractionOf, type Surface } from './geometry.js';
 
@@ -30,7 +31,7 @@ export function openStep(maze: Maze, a: Cell, b: Cell): boolean {
 const same = (a: Cell, b: Cell): boolean => a.x === b.x && a.y === b.y;
 
 /** The part of the kernel a trace walks with. */
-export type TraceKernel = Pick<Kernel, 'walkSegment' | 'mapEvent'>;
+export type TraceKernel = Pick<Kernel, 'walkSegment' | 'detour' | 'mapEvent'>;
 
 export class Trace {
   /** Every recorded event, raw, in arrival order: what /verify receives. */
@@ -43,8 +44,8 @@ export class Trace {
   last: Cell | null = null;
   /** The point the next segment starts from (the last event that was not noise). */
   private anchor: MazePoint | null = null;
-  /** The last step when it crossed more than one cell: its segment and the cells before its end. */
-  private jump: { from: MazePoint; to: MazePoint; through: Cell[] } | null = null;
+  /** The last step when it crossed more than one cell: its segment, the cells before its end, and whether a detour took them. */
+  private jump: { from: MazePoint; to: MazePoint; through: Cell[]; detour: boolean } | null = null;
   /** The plain walk (rules 1 and 2 only): the server also accepts a trace it ends on the exit. */
   private plainLast: Cell | null = null;
 
@@ -91,10 +92,12 @@ export class Trace {
       this.walk.push(index);
       return 'same';
     }
-    // Rule 2 is the one-step case of the segment walk: a neighbour through an open side.
-    const crossed = this.kernel.walkSegment(this.maze, this.anchor, point);
+    // Rule 2 is the one-step case of the segment walk: a neighbour through an open side. Rule
+    // 3b, the detour, is never taken from the exit.
+    const segment = this.kernel.walkSegment(this.maze, this.anchor, point);
+    const crossed = segment ?? (same(this.last, this.maze.exit) ? null : this.kernel.detour(this.maze, this.last, cell));
     if (crossed === null) return 'noise';
-    this.jump = crossed.length > 1 ? { from: this.anchor, to: point, through: crossed.slice(0, -1) } : null;
+    this.jump = crossed.length > 1 ? { from: this.anchor, to: point, through: crossed.slice(0, -1), detour: segment === null } : null;
     for (const c of crossed) {
       const back = this.route[this.route.length - 2];
       if (back && same(back, c)) this.route.pop();
@@ -113,19 +116,23 @@ export class Trace {
 
   /**
    * A probe arm prefix ending on `cell`, or null: the walk's events when the walk stands on it;
-   * when the last step jumped through it, the walk's events before that step and a point of the
-   * step's segment inside `cell` (the pointer passed there; the server's strict walk along the
-   * same segment stops there).
+   * when the last step jumped through it, the walk's events before that step and a point inside
+   * `cell`: on the step's segment (the pointer passed there; the server's strict walk along the
+   * same segment stops there), or for a detour the cell's centre (the server's detour to it is
+   * the start of the same route, within the bound since the whole route was).
    */
   prefixTo(cell: Cell): RawEvent[] | null {
     if (this.last !== null && same(this.last, cell)) return this.walkEvents();
-    if (this.jump === null || !this.jump.through.some((c) => same(c, cell))) return null;
+    const index = this.jump?.through.findIndex((c) => same(c, cell)) ?? -1;
+    if (this.jump === null || index < 0) return null;
     const before = this.walk.slice(0, -1).map((i) => this.events[i]!);
     const final = this.events[this.walk.at(-1)!]!;
-    const { from, to } = this.jump;
-    const f = midpointInside(from, to, cell, this.maze);
+    const { from, to, through, detour } = this.jump;
+    const f = detour ? (index + 1) / (through.length + 1) : midpointInside(from, to, cell, this.maze);
     if (f === null) return null;
-    const point = { mx: from.mx + (to.mx - from.mx) * f, my: from.my + (to.my - from.my) * f };
+    const point = detour
+      ? { mx: (cell.x + 0.5) / this.maze.width, my: (cell.y + 0.5) / this.maze.height }
+      : { mx: from.mx + (to.mx - from.mx) * f, my: from.my + (to.my - from.my) * f };
     const at = final.type === 'keydown' ? { x: point.mx, y: point.my } : surfaceFractionOf(this.surface, point);
     const t0 = before.at(-1)?.t ?? final.t;
     const event: RawEvent = { ...final, x: at.x, y: at.y, t: t0 + (final.t - t0) * f };

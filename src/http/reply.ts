@@ -1,5 +1,6 @@
 import type { HttpResponse, RecognizedString } from 'uWebSockets.js';
 import type { Header } from './cors.js';
+import { closeAfter } from './guard/closeAfter.js';
 
 /** What a route answers: status, JSON body (or text), extra headers. */
 export interface Reply {
@@ -8,7 +9,7 @@ export interface Reply {
   headers?: readonly Header[];
   /** `body` is text already (JSON written by hand, or /metrics) of this type. */
   contentType?: RecognizedString;
-  /** Close the connection after answering (the request body was not read). */
+  /** The last answer on the connection: it closes after it, and nothing read after it is processed. */
   close?: boolean;
   /** Error code of a failure, for metrics; never sent. */
   code?: string;
@@ -33,7 +34,8 @@ const CACHE_CONTROL = Buffer.from('cache-control');
 const NO_STORE = Buffer.from('no-store');
 
 /** Writes `reply` in one corked write. `cors` are the headers computed when the request came in. */
-export function writeReply(res: HttpResponse, reply: Reply, cors: readonly Header[]): void {
+export function writeReply(to: HttpResponse, reply: Reply, cors: readonly Header[]): void {
+  const res = reply.close === true ? closeAfter(to) : to;
   const body =
     reply.status === 204 ? undefined : reply.contentType === undefined ? JSON.stringify(reply.body) : String(reply.body);
   res.cork(() => {

@@ -12,7 +12,7 @@ import {
   type MazeProfile,
   type PowSearch,
 } from './types.js';
-import { checkBytes, checkCellSize, checkInteger, checkMaze, checkNonce, checkPoint, checkSize, checkTrigger } from './validate.js';
+import { checkBytes, checkCell, checkCellSize, checkInteger, checkMaze, checkNonce, checkPoint, checkSize } from './validate.js';
 import { WasmKernel } from './wasmKernel.js';
 
 function cellsAt(words: Uint16Array, ptr: number, count: number, width: number): Cell[] {
@@ -83,7 +83,7 @@ export function kernelFromInstance(instance: WebAssembly.Instance): Kernel {
       checkCellSize(cellSize);
       let trigger: number;
       if (mode?.kind === 'verify') trigger = -1;
-      else if (mode?.kind === 'probe') trigger = checkTrigger(mode.trigger, maze.width, maze.height);
+      else if (mode?.kind === 'probe') trigger = checkCell('trigger', mode.trigger, maze.width, maze.height);
       else throw new KernelInputError('mode', "mode.kind must be 'verify' or 'probe'");
       const count = wasm.writeEvents(events);
       const recorded = ex.replay(count, maze.seed, maze.width, maze.height, maze.difficulty, cellSize, trigger);
@@ -101,6 +101,12 @@ export function kernelFromInstance(instance: WebAssembly.Instance): Kernel {
       checkPoint('to', to);
       const n = ex.segmentCells(maze.seed, maze.width, maze.height, maze.difficulty, from.mx, from.my, to.mx, to.my);
       return n < 0 ? null : cellsAt(wasm.words(), ex.segmentPtr() >>> 0, n, maze.width);
+    },
+
+    detour(maze, from, to) {
+      checkMaze(maze);
+      const n = ex.detourCells(maze.seed, maze.width, maze.height, maze.difficulty, checkCell('from', from, maze.width, maze.height), checkCell('to', to, maze.width, maze.height));
+      return n < 0 ? null : cellsAt(wasm.words(), ex.detourPtr() >>> 0, n, maze.width);
     },
 
     sha256(data) {

@@ -145,9 +145,9 @@ export interface Kernel {
    * Events count in arrival order (`t` is not consulted, so unsorted times change nothing);
    * events with a non-finite x or y are skipped; finite out-of-range coordinates clamp to the
    * edge cells. A jump between two events is filled by the segment walk when every cell it
-   * crosses is open. In verify mode the final cell decides: a walk that leaves the exit is
-   * valid only if it comes back to it; a trace the plain walk (no segment filling) accepts is
-   * accepted too, and then its cells are the plain walk's.
+   * crosses is open, else (not from the exit) by the bounded detour. In verify mode the final
+   * cell decides: a walk that leaves the exit is valid only if it comes back to it; a trace the
+   * plain walk (no jump filling) accepts is accepted too, and then its cells are the plain walk's.
    */
   replay(maze: MazeParams, events: PackedEvents, cellSize: number, mode: ReplayMode): ReplayResult;
   /**
@@ -157,6 +157,13 @@ export interface Kernel {
    * clamped into [0, 1].
    */
   walkSegment(maze: MazeParams, from: MazePoint, to: MazePoint): Cell[] | null;
+  /**
+   * The bounded detour of replay's rule 3b on its own (kernel.md 4), tried where the segment walk
+   * meets a wall: the cells of the shortest open route from `from` to `to` after `from`, ending
+   * with `to` ([] when they are the same cell), ties broken by stepping N, S, E, W; null when
+   * every open route is longer than |columns apart| + |rows apart| + 4 steps.
+   */
+  detour(maze: MazeParams, from: Cell, to: Cell): Cell[] | null;
   sha256(data: Uint8Array): Uint8Array;
   leadingZeroBits(digest: Uint8Array): number;
   /** Checks a proof of work (kernel.md section 5). */

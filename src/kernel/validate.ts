@@ -44,11 +44,11 @@ export function checkNonce(field: string, nonce: number): void {
   }
 }
 
-/** The trigger as a cell index inside the maze. */
-export function checkTrigger(trigger: Cell, width: number, height: number): number {
-  if (trigger === null || typeof trigger !== 'object') throw new KernelInputError('trigger', 'trigger must be a cell');
-  const x = checkInteger('trigger', trigger.x, 0, width - 1);
-  const y = checkInteger('trigger', trigger.y, 0, height - 1);
+/** A cell of a width x height maze, as its index. */
+export function checkCell(field: string, cell: Cell, width: number, height: number): number {
+  if (cell === null || typeof cell !== 'object') throw new KernelInputError(field, `${field} must be a cell`);
+  const x = checkInteger(field, cell.x, 0, width - 1);
+  const y = checkInteger(field, cell.y, 0, height - 1);
   return y * width + x;
 }
 

@@ -18,6 +18,8 @@ export interface KernelExports {
   replay(count: number, seed: number, width: number, height: number, difficulty: number, cellSize: number, trigger: number): number;
   segmentCells(seed: number, width: number, height: number, difficulty: number, ax: number, ay: number, bx: number, by: number): number;
   segmentPtr(): number;
+  detourCells(seed: number, width: number, height: number, difficulty: number, from: number, to: number): number;
+  detourPtr(): number;
   sha256Init(): void;
   sha256Update(length: number): number;
   sha256Final(): number;

@@ -1,11 +1,12 @@
 // The widget's incremental walk must agree with the kernel's replay, which the server runs:
 // same final cell and validity for /verify, a drawn route that never crosses a wall, and walk
-// events (or a prefix through a cell a fast stroke crossed) that arm a probe.
+// events (or a prefix through a cell a fast stroke crossed or a detour took) that arm a probe.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { surfaceOf } from '../../src/client/geometry.js';
 import { Trace } from '../../src/client/trace.js';
 import { loadKernel } from '../../src/kernel/index.js';
 import type { Cell, Kernel, Maze, RawEvent } from '../../src/kernel/types.js';
+import { cellsOf } from '../kernel/helpers/events.js';
 import { wallViolations } from '../kernel/helpers/referenceReplay.js';
 
 let kernel: Kernel;
@@ -155,5 +156,35 @@ describe('Trace', () => {
     }
     expect(trace.route).toEqual(sol);
     expect(trace.atExit).toBe(true);
+  });
+
+  it('draws a jump the segment walk cannot fill along the detour the server records, never from the exit', () => {
+    // The golden maze (seed 42, 8x8): from (0,2) a stroke's next sample is in (2,4), across the
+    // U the solution takes through (0,6) and (1,6); the chord between them crosses walls.
+    const maze = kernel.generateMaze({ seed: 42, width: 8, height: 8, difficulty: 0.3 });
+    const s = surfaceOf(8, 8, 40);
+    const sol = maze.solution;
+    const at = (X: number, Y: number): RawEvent => ({ x: (20 + X * 40) / s.width, y: (20 + Y * 40) / s.height, t: 0, type: 'move' });
+    const centre = (c: Cell) => at(c.x + 0.5, c.y + 0.5);
+    const u = sol.findIndex((c) => c.x === 2 && c.y === 4);
+    const events = [...sol.slice(0, 3), ...sol.slice(u)].map(centre);
+    const trace = walk(maze, events.slice(0, 4), 40);
+    expect(trace.route).toEqual(sol.slice(0, u + 1));
+    // A probe whose trigger the detour passed arms with the prefix the widget builds.
+    for (const trigger of cellsOf('0,3 0,6 1,6 2,5')) {
+      const prefix = trace.prefixTo(trigger);
+      expect(prefix).not.toBeNull();
+      expect(kernel.replay(maze, kernel.packEvents(prefix!), 40, { kind: 'probe', trigger }).valid).toBe(true);
+    }
+    const done = walk(maze, events, 40);
+    expect(done.route).toEqual(sol);
+    expect(done.atExit).toBe(true);
+    expect(kernel.replay(maze, kernel.packEvents(events), 40, { kind: 'verify' }).cells).toEqual(sol);
+    // Jitter from the exit to (6,6) through (7,6), walled on its west: noise, as on the server.
+    const jitter = at(6.9, 6.6);
+    expect(done.add(at(7.5, 7.1), kernel.mapEvent(maze, 40, at(7.5, 7.1).x, at(7.5, 7.1).y))).toBe('same');
+    expect(done.add(jitter, kernel.mapEvent(maze, 40, jitter.x, jitter.y))).toBe('noise');
+    expect(done.route).toEqual(sol);
+    expect(done.atExit).toBe(true);
   });
 });

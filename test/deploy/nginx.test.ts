@@ -94,6 +94,12 @@ describe.skipIf(!findNginx())('deploy/nginx.conf in front of Ariadne', { timeout
     expect(r.text.indexOf('"ready"')).toBeLessThan(r.text.indexOf('"site_key":"t"'));
   });
 
+  it('pipelined behind answers on which Ariadne closes (404, 405): every request answered, in order (nginx reconnects)', async () => {
+    const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
+    const r = await exchange(nginx.port, [get('/nowhere') + get('/verify') + get('/readyz')], 3000, (t) => t.includes('"ready"'));
+    expect(statuses(r.text)).toEqual([404, 405, 200]);
+  });
+
   it('HEAD: the headers of GET, no body', async () => {
     const r = await exchange(nginx.port, ['HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\n', { delay: 300 }], 600);
     expect(statuses(r.text)).toEqual([200]);

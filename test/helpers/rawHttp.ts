@@ -73,3 +73,34 @@ export async function firstResponse(port: number, chunks: readonly RawChunk[], w
 export function statuses(text: string): number[] {
   return [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
 }
+
+/** One response read off the wire: its status, its head's lines, its body (by Content-Length). */
+export interface WireResponse {
+  status: number;
+  head: string[];
+  body: string;
+}
+
+/**
+ * Every whole response in `text`, in order, each framed by its Content-Length (none: no body);
+ * a trailing partial response is left out. Not for answers to HEAD, whose length has no body.
+ */
+export function responses(text: string): WireResponse[] {
+  const found: WireResponse[] = [];
+  let at = 0;
+  while (at < text.length) {
+    const end = text.indexOf('\r\n\r\n', at);
+    if (end === -1) break;
+    const [statusLine = '', ...head] = text.slice(at, end).split('\r\n');
+    const length = Number(head.find((h) => /^content-length:/i.test(h))?.split(':')[1] ?? 0);
+    if (text.length < end + 4 + length) break;
+    found.push({ status: Number(statusLine.split(' ')[1]), head, body: text.slice(end + 4, end + 4 + length) });
+    at = end + 4 + length;
+  }
+  return found;
+}
+
+/** How many `Connection: close` lines the head of `r` has. */
+export function closeHeaders(r: WireResponse): number {
+  return r.head.filter((h) => /^connection:\s*close$/i.test(h)).length;
+}

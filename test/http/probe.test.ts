@@ -28,13 +28,13 @@ function toTrigger(ch: any): Cell[] {
   return path.slice(0, i + 1);
 }
 
-function arm(ch: any, opts: { sessionId?: string; cells?: Cell[]; probeId?: string; on?: TestServer } = {}) {
+function arm(ch: any, opts: { sessionId?: string; cells?: Cell[]; probeId?: string; on?: TestServer; along?: number[] } = {}) {
   return postJson((opts.on ?? server).at('/probe/arm'), {
     challenge_id: ch.id,
     site_key: ch.site_key,
     session_id: opts.sessionId ?? 'sess',
     probe_id: opts.probeId ?? ch.probes[0].id,
-    events: traceEvents(ch, opts.cells ?? toTrigger(ch), { up: false }),
+    events: traceEvents(ch, opts.cells ?? toTrigger(ch), { up: false, along: opts.along }),
   });
 }
 
@@ -127,21 +127,33 @@ describe('/probe/arm rules', () => {
     expect(r.body).toMatchObject({ success: true });
   });
 
-  it('probe_not_reached when the trace is not a strict path (a jump through a wall)', async () => {
-    // A challenge whose path to the trigger has a jump that the segment walk cannot fill: the
-    // straight segment from the start cell's centre to a later cell's centre meets a wall.
-    for (let tries = 0; tries < 20; tries++) {
+  it('probe_not_reached when the trace is not a strict path (a jump through a wall, no short way round)', async () => {
+    // A challenge whose path to the trigger has a jump that neither rule 3 fills: the straight
+    // segment from the start cell's centre to a later cell's centre meets a wall, and the open
+    // route is more than 4 steps longer than the cells are apart. A jump whose route is within
+    // that bound is filled (the bounded detour) and arms. One event per cell: points between two
+    // cells that are not neighbours would land in cells off the route.
+    let refused = false;
+    let detoured = false;
+    for (let tries = 0; tries < 20 && !(refused && detoured); tries++) {
       const ch = await challenge();
       const cells = toTrigger(ch);
       const maze = { seed: ch.maze_seed, width: ch.maze_width, height: ch.maze_height, difficulty: ch.maze_difficulty };
       const centre = (c: Cell) => ({ mx: (c.x + 0.5) / ch.maze_width, my: (c.y + 0.5) / ch.maze_height });
-      const blocked = cells.findIndex((c, i) => i > 1 && server.kernel.walkSegment(maze, centre(cells[0]!), centre(c)) === null);
-      if (blocked === -1) continue;
-      const r = await arm(ch, { cells: [cells[0]!, ...cells.slice(blocked)] });
-      expect(r.body.error_code).toBe('probe_not_reached');
-      return;
+      const jumps = (reached: boolean) =>
+        cells.findIndex((c, i) => i > 1 && server.kernel.walkSegment(maze, centre(cells[0]!), centre(c)) === null && (server.kernel.detour(maze, cells[0]!, c) !== null) === reached);
+      const far = jumps(false);
+      if (!refused && far !== -1) {
+        expect((await arm(ch, { cells: [cells[0]!, ...cells.slice(far)], along: [1] })).body.error_code).toBe('probe_not_reached');
+        refused = true;
+      }
+      const near = jumps(true);
+      if (!detoured && near !== -1) {
+        expect((await arm(ch, { cells: [cells[0]!, ...cells.slice(near)], along: [1] })).body).toMatchObject({ success: true });
+        detoured = true;
+      }
     }
-    throw new Error('no challenge in 20 had a jump through a wall on the way to its trigger');
+    expect({ refused, detoured }).toEqual({ refused: true, detoured: true });
   });
 
   it('probe_not_found for an unknown probe id, or a challenge without probes', async () => {

@@ -29,14 +29,15 @@ function branch(): { at: number; into: Cell } {
   throw new Error('no branch');
 }
 
-/** A solution cell and an orthogonal neighbour behind a wall. */
+/** A solution cell and an orthogonal neighbour behind a wall with no short way round (rule 3b). */
 function walled(): { at: number; behind: Cell } {
   for (let i = 0; i < solution.length - 1; i++) {
     const c = solution[i]!;
     const open = openNeighbours(maze.walls, 8, index(c));
     for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]] as const) {
       const n = { x: c.x + dx, y: c.y + dy };
-      if (n.x >= 0 && n.y >= 0 && n.x < 8 && n.y < 8 && !open.includes(index(n)) && !onSolution(n)) return { at: i, behind: n };
+      if (n.x < 0 || n.y < 0 || n.x >= 8 || n.y >= 8 || open.includes(index(n)) || onSolution(n)) continue;
+      if (k.detour(maze, c, n) === null) return { at: i, behind: n };
     }
   }
   throw new Error('no walled neighbour');
@@ -95,7 +96,7 @@ describe('replay, /verify rules (kernel.md section 4)', () => {
     expect(r.cells).toEqual(solution);
   });
 
-  it('skips an adjacent cell behind a wall as noise', () => {
+  it('skips an adjacent cell behind a wall with no short way round as noise', () => {
     const { at: i, behind } = walled();
     const cells = [...solution.slice(0, i + 1), behind, ...solution.slice(i + 1)];
     const r = run(trace(cells));

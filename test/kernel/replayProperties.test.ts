@@ -1,14 +1,15 @@
 // Properties of replay (kernel.md section 4) on random mazes and random or perturbed traces,
 // checked against the independent reference walker of helpers/referenceReplay.ts:
-//  (a) every trace the plain walk (rules 1 and 2 only, the rule before segment filling) accepts
+//  (a) every trace the plain walk (rules 1 and 2 only, the rule before jump filling) accepts
 //      is still accepted;
 //  (b) no recorded path steps through a wall: consecutive cells are open neighbours;
-//  (c) the kernel and the reference agree exactly (validity, cells, first start index).
+//  (c) the kernel and the reference agree exactly (validity, cells, first start index);
+//  (d) an event that rule 3 reaches adds from `apart` to `apart` + 4 cells (the detour's bound).
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Cell, Kernel, Maze, RawEvent } from '../../src/kernel/index.js';
 import { getKernel } from './helpers/kernel.js';
-import { referenceReplay, referenceWalkValid, wallViolations } from './helpers/referenceReplay.js';
+import { DETOUR_SLACK, referenceReplay, referenceWalkValid, wallViolations } from './helpers/referenceReplay.js';
 
 let k: Kernel;
 beforeAll(async () => {
@@ -171,11 +172,15 @@ function stroke(m: Maze, cellSize: number, strides: number[], scale: number, wob
   return events;
 }
 
+/** How often each case came up, so a test can show its generator reaches them. */
+const newCounts = () => ({ valid: 0, plainValid: 0, onlyByRuleThree: 0, onlyByDetour: 0, onlyByPlain: 0, probeValid: 0 });
+type Counts = ReturnType<typeof newCounts>;
+
 /**
  * Checks (a), (b), (c) for /verify on the whole trace, and (b), (c) for a probe prefix: the
  * first `cut` events (modulo the length), with the trigger where the last of them lands.
  */
-function checkAll(m: Maze, cellSize: number, events: RawEvent[], cut: number, counts: Record<string, number>): void {
+function checkAll(m: Maze, cellSize: number, events: RawEvent[], cut: number, counts: Counts): void {
   const packed = k.packEvents(events);
   const got = k.replay(m, packed, cellSize, { kind: 'verify' });
   const ref = referenceReplay(m, cellSize, events);
@@ -186,12 +191,13 @@ function checkAll(m: Maze, cellSize: number, events: RawEvent[], cut: number, co
   if (got.cells.length > 0) expect(got.cells[0]).toEqual(m.start);
   if (got.valid) expect(got.cells.at(-1)).toEqual(m.exit);
   // (a)
-  const plain = referenceWalkValid(m, cellSize, events, false);
+  const plain = referenceWalkValid(m, cellSize, events, 'plain');
   if (plain) expect(got.valid).toBe(true);
-  counts.valid! += got.valid ? 1 : 0;
-  counts.plainValid! += plain ? 1 : 0;
-  counts.onlyBySegments! += got.valid && !plain ? 1 : 0;
-  counts.onlyByPlain! += plain && !referenceWalkValid(m, cellSize, events, true) ? 1 : 0;
+  counts.valid += got.valid ? 1 : 0;
+  counts.plainValid += plain ? 1 : 0;
+  counts.onlyByRuleThree += got.valid && !plain ? 1 : 0;
+  counts.onlyByDetour += got.valid && !plain && !referenceWalkValid(m, cellSize, events, 'segment') ? 1 : 0;
+  counts.onlyByPlain += plain && !referenceWalkValid(m, cellSize, events, 'full') ? 1 : 0;
 
   const prefix = events.slice(0, 1 + (cut % events.length));
   const landed = prefix.map((e) => k.mapEvent(m, cellSize, e.x, e.y, e.type)).filter((p) => p !== null);
@@ -201,13 +207,13 @@ function checkAll(m: Maze, cellSize: number, events: RawEvent[], cut: number, co
   if (probe.valid) {
     expect(wallViolations(m, probe.cells)).toEqual([]);
     expect(probe.cells.at(-1)).toEqual(trigger);
-    counts.probeValid! += 1;
+    counts.probeValid += 1;
   }
 }
 
 describe('replay properties on random mazes (fast-check)', () => {
   it('random traces: plain-valid stays valid, no wall is crossed, kernel = reference', () => {
-    const counts = { valid: 0, plainValid: 0, onlyBySegments: 0, onlyByPlain: 0, probeValid: 0 };
+    const counts = newCounts();
     fc.assert(
       fc.property(mazeArb, fc.array(stepArb, { maxLength: 50 }), fc.constantFrom(-1, 0, 0, 1, 3), fc.nat(), (p, steps, finish, cut) => {
         const m = k.generateMaze(p);
@@ -217,18 +223,19 @@ describe('replay properties on random mazes (fast-check)', () => {
     );
     // The generator must reach every case the properties speak of.
     expect(counts.plainValid).toBeGreaterThan(RUNS / 10);
-    expect(counts.onlyBySegments).toBeGreaterThan(RUNS / 10);
+    expect(counts.onlyByRuleThree).toBeGreaterThan(RUNS / 10);
+    expect(counts.onlyByDetour).toBeGreaterThan(RUNS / 10);
     expect(counts.valid).toBeLessThan(RUNS * 0.9);
     expect(counts.probeValid).toBeGreaterThan(RUNS / 10);
   });
 
   it('strokes along the solution with sideways wobble and long strides (chords cut corners)', () => {
-    const counts = { valid: 0, plainValid: 0, onlyBySegments: 0, onlyByPlain: 0, probeValid: 0 };
+    const counts = newCounts();
     fc.assert(
       fc.property(
         mazeArb,
         fc.array(unit, { minLength: 1, maxLength: 40 }),
-        between(0.2, 3),
+        between(0.2, 8),
         between(0, 0.45),
         fc.boolean(),
         fc.nat(),
@@ -240,16 +247,58 @@ describe('replay properties on random mazes (fast-check)', () => {
       { numRuns: RUNS, seed: 11 },
     );
     expect(counts.plainValid).toBeGreaterThan(RUNS / 10);
-    expect(counts.onlyBySegments).toBeGreaterThan(RUNS / 10);
-    expect(counts.valid).toBeLessThan(RUNS * 0.9);
+    expect(counts.onlyByRuleThree).toBeGreaterThan(RUNS / 10);
+    // Chords through the inside of a turn: the detour, not the segment walk, brings these home.
+    expect(counts.onlyByDetour).toBeGreaterThan(RUNS / 4);
     expect(counts.probeValid).toBeGreaterThan(RUNS / 10);
     expect(counts.valid).toBeLessThan(RUNS);
   });
 
-  it('plain-valid traces with stray points the segment walk follows stay valid', () => {
-    const counts = { valid: 0, plainValid: 0, onlyBySegments: 0, onlyByPlain: 0, probeValid: 0 };
+  it('each event rule 3 reaches adds apart to apart + 4 open steps (fast strokes, prefix by prefix)', () => {
+    let detours = 0;
+    let steps = 0;
     fc.assert(
-      fc.property(mazeArb, fc.array(fc.tuple(unit, unit, unit, within, within), { minLength: 1, maxLength: 8 }), fc.nat(), (p, strays, cut) => {
+      fc.property(mazeArb, fc.array(between(0.3, 1), { minLength: 1, maxLength: 30 }), between(1, 6), between(0, 0.45), fc.boolean(), (p, strides, scale, wobble, key) => {
+        const m = k.generateMaze(p);
+        const events = stroke(m, p.cellSize, strides, scale, wobble, key);
+        let before: Cell[] | null = [];
+        for (let i = 1; i <= events.length; i++) {
+          const prefix = events.slice(0, i);
+          // The cells reported are rule 3's walk's, unless only the plain walk accepts the prefix.
+          if (referenceWalkValid(m, p.cellSize, prefix, 'plain') && !referenceWalkValid(m, p.cellSize, prefix, 'full')) {
+            before = null;
+            continue;
+          }
+          const { cells } = k.replay(m, k.packEvents(prefix), p.cellSize, { kind: 'verify' });
+          expect(wallViolations(m, cells)).toEqual([]);
+          if (before !== null && before.length > 0) {
+            // The walk only appends: what this event added is what it reached.
+            expect(cells.slice(0, before.length)).toEqual(before);
+            const added = cells.length - before.length;
+            const a = before.at(-1)!;
+            const b = cells.at(-1)!;
+            const apart = Math.abs(a.x - b.x) + Math.abs(a.y - b.y);
+            if (added > 0) {
+              expect(added).toBeGreaterThanOrEqual(apart);
+              expect(added).toBeLessThanOrEqual(apart + DETOUR_SLACK);
+              steps++;
+              if (added > apart) detours++;
+            }
+          }
+          before = cells;
+        }
+      }),
+      { numRuns: 150, seed: 19 },
+    );
+    // Detours that took extra steps (a segment walk or an open step adds exactly `apart`).
+    expect(detours).toBeGreaterThan(50);
+    expect(steps).toBeGreaterThan(1000);
+  });
+
+  it('plain-valid traces with stray points the segment walk follows stay valid', () => {
+    const counts = newCounts();
+    fc.assert(
+      fc.property(mazeArb, fc.array(fc.tuple(unit, unit, unit, within, within), { minLength: 1, maxLength: 16 }), fc.nat(), (p, strays, cut) => {
         const m = k.generateMaze(p);
         // The solution cell by cell (the plain walk accepts it), a random point in each cell.
         const base = m.solution.map((c, i) => eventAt(m, p.cellSize, c.x + ((i * 0.37) % 1), c.y + ((i * 0.61) % 1), i === 0 ? 'down' : 'move'));
@@ -268,16 +317,17 @@ describe('replay properties on random mazes (fast-check)', () => {
         }
         const events = base.flatMap((e, j) => [e, ...after[j]!]);
         checkAll(m, p.cellSize, events, cut, counts);
-        expect(referenceWalkValid(m, p.cellSize, events, false)).toBe(true);
+        expect(referenceWalkValid(m, p.cellSize, events, 'plain')).toBe(true);
       }),
       { numRuns: RUNS, seed: 13 },
     );
-    // The strays strand the segment walk often enough that only the plain walk ends on the exit.
+    // The strays strand the walk with rule 3 (beyond a detour's reach of the next cell) often
+    // enough that only the plain walk ends on the exit.
     expect(counts.onlyByPlain).toBeGreaterThan(RUNS / 20);
   });
 
   it('a walk a keydown the start reaches begins is the walk with a keydown on the start cell before it', () => {
-    const counts = { valid: 0, plainValid: 0, onlyBySegments: 0, onlyByPlain: 0, probeValid: 0 };
+    const counts = newCounts();
     let implied = 0;
     let unreached = 0;
     const firstKey = fc.constantFrom('follow', 'wander', 'jump', 'noise', 'stray', 'corner');

@@ -1,6 +1,7 @@
-// Rule 3 of kernel.md section 4: a jump between two events is filled by the straight segment
-// between them when every cell it crosses is open, and is noise otherwise. Mazes here have
-// walls chosen by the test (cycles included) so each geometric case is explicit.
+// Rule 3a of kernel.md section 4: a jump between two events is filled by the straight segment
+// between them when every cell it crosses is open; otherwise by the bounded detour (rule 3b,
+// test/kernel/detour.test.ts) or it is noise. Mazes here have walls chosen by the test (cycles
+// included) so each geometric case is explicit.
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Cell, RawEvent, ReplayMode } from '../../src/kernel/index.js';
 import { corridor, customKernel, loadWalls, type CustomMaze } from './helpers/customMaze.js';
@@ -85,26 +86,29 @@ describe('jumps along a corridor', () => {
   });
 });
 
-describe('jumps through walls are noise', () => {
-  it('skips a jump whose segment crosses a wall, and moves nothing', () => {
+describe('jumps through walls: a short way round or noise', () => {
+  it('skips a jump whose segment crosses a wall and that no route reaches, and moves nothing', () => {
     // Row 0 open to (2,0), a wall, then open from (3,0) on; the exit is reached another way.
     const m = loadWalls(k, 6, 2, [...corridor(row(0, 0, 2)), ...corridor(row(0, 3, 5)), ...corridor([{ x: 0, y: 0 }, ...row(1, 0, 5)])]);
     const start = centre(m, { x: 0, y: 0 }, 'down');
     const r = run(m, [start, centre(m, { x: 4, y: 0 }), centre(m, { x: 1, y: 0 })]);
     // The jump to (4,0) is noise; the anchor stayed at the start, so (1,0) is an open step.
     expect(r).toEqual({ valid: false, cells: row(0, 0, 1), firstStartIndex: 0 });
-    // A jump along row 1 to the exit is filled; the same jump aimed through row 0 is not.
+    // A jump along row 1 to the exit is filled by the segment walk; the same jump aimed through
+    // row 0 meets the wall and is filled by the detour down and along row 1 (6 steps, 6 apart).
     expect(run(m, [start, centre(m, { x: 0, y: 1 }), centre(m, { x: 5, y: 1 })]).valid).toBe(true);
-    expect(run(m, [start, centre(m, { x: 5, y: 0 }), pointer(m, 5.5, 1.5)]).cells).toEqual([{ x: 0, y: 0 }]);
+    expect(run(m, [start, centre(m, { x: 5, y: 0 }), pointer(m, 5.5, 1.5)]).cells).toEqual([{ x: 0, y: 0 }, ...row(1, 0, 5)]);
   });
 
-  it('skips a diagonal jump whose segment passes a closed cell, even when the endpoint is reachable', () => {
+  it('fills a diagonal jump whose segment passes a closed cell by the open route round it', () => {
     // (0,0)-(1,0)-(1,1) open; (0,1) closed off from both.
     const m = loadWalls(k, 2, 2, corridor(cells('0,0 1,0 1,1')));
     const start = centre(m, { x: 0, y: 0 }, 'down');
-    // Aimed low: from the centre of (0,0) to (1.1, 1.9) crosses y = 1 first, into (0,1).
-    expect(run(m, [start, pointer(m, 1.1, 1.9)])).toEqual({ valid: false, cells: [{ x: 0, y: 0 }], firstStartIndex: 0 });
-    // Aimed high: to (1.9, 1.1) crosses x = 1 first, through (1,0).
+    // Aimed low: from the centre of (0,0) to (1.1, 1.9) crosses y = 1 first, into (0,1); the
+    // segment walk meets the wall and the detour takes (1,0).
+    expect(k.kernel.walkSegment(m, { mx: 0.25, my: 0.25 }, { mx: 1.1 / 2, my: 1.9 / 2 })).toBeNull();
+    expect(run(m, [start, pointer(m, 1.1, 1.9)])).toEqual({ valid: true, cells: cells('0,0 1,0 1,1'), firstStartIndex: 0 });
+    // Aimed high: to (1.9, 1.1) crosses x = 1 first, through (1,0), by the segment walk.
     expect(run(m, [start, pointer(m, 1.9, 1.1)])).toEqual({ valid: true, cells: cells('0,0 1,0 1,1'), firstStartIndex: 0 });
   });
 
@@ -115,17 +119,20 @@ describe('jumps through walls are noise', () => {
 });
 
 describe('compatibility: what the plain walk accepts stays accepted', () => {
-  it('accepts through the plain walk when a filled jump strands the segment walk in a dead end', () => {
-    // Row 0 and column 4 lead to the exit (4,3); column 1 is a dead end below (1,0).
-    const m = loadWalls(k, 5, 4, [...corridor(row(0, 0, 4)), ...corridor(col(4, 0, 3)), ...corridor(col(1, 0, 3))]);
-    const main = [...row(0, 0, 4), ...col(4, 1, 3)];
-    // A stray point at the dead end's bottom, straight down from (1,0): the segment walk goes
-    // there, and every later segment from it back to row 0 crosses walls.
-    const events = [centre(m, main[0]!, 'down'), centre(m, main[1]!), centre(m, { x: 1, y: 3 }), ...main.slice(2).map((c) => centre(m, c))];
+  it('accepts through the plain walk when filled jumps strand the walk with rule 3 in a dead end', () => {
+    // Row 0 and column 6 lead to the exit (6,3); a dead end winds from (1,0) down column 1,
+    // along row 3 and up column 4 to (4,1).
+    const deadEnd = [...col(1, 0, 3), ...row(3, 2, 4), ...col(4, 1, 2).reverse()];
+    const m = loadWalls(k, 7, 4, [...corridor(row(0, 0, 6)), ...corridor(col(6, 0, 3)), ...corridor(deadEnd)]);
+    const main = [...row(0, 0, 6), ...col(6, 1, 3)];
+    // Stray points at (1,3), straight down from (1,0), then at (4,1), a detour of 5 steps for 5
+    // apart: rule 3 follows both, and from (4,1) every later cell of row 0 and column 6 is more
+    // than 4 steps beyond its distance apart (the way back is the whole dead end).
+    const events = [centre(m, main[0]!, 'down'), centre(m, main[1]!), centre(m, { x: 1, y: 3 }), centre(m, { x: 4, y: 1 }), ...main.slice(2).map((c) => centre(m, c))];
     const r = run(m, events);
     expect(r).toEqual({ valid: true, cells: main, firstStartIndex: 0 });
-    // Without the last event neither walk ends on the exit, and the segment walk's cells are reported.
-    expect(run(m, events.slice(0, -1))).toEqual({ valid: false, cells: [...row(0, 0, 1), ...col(1, 1, 3)], firstStartIndex: 0 });
+    // Without the last event neither walk ends on the exit, and rule 3's walk's cells are reported.
+    expect(run(m, events.slice(0, -1))).toEqual({ valid: false, cells: [main[0]!, ...deadEnd], firstStartIndex: 0 });
   });
 });
 

@@ -17,13 +17,13 @@ const REGISTRATIONS = new Set(['get', 'post', 'put', 'del', 'patch', 'head', 'op
 function guarded(handler: Handler, head: boolean | 'ask'): Handler {
   return (res, req) => {
     const isHead = head === 'ask' ? req.getMethod() === 'head' : head;
-    const { fault, close } = readFraming(req);
+    const { fault, close, closeEchoed, body } = readFraming(req);
     if (fault !== undefined) {
       // Where this body ends cannot be trusted: nothing after it on the connection is read.
-      writeReply(closingResponse(res, isHead), plainFailure(failure('invalid_framing', fault)), []);
+      writeReply(closingResponse(res, isHead, closeEchoed, body), plainFailure(failure('invalid_framing', fault)), []);
       return;
     }
-    if (close) return handler(closingResponse(res, isHead), req);
+    if (close) return handler(closingResponse(res, isHead, closeEchoed, body), req);
     return handler(isHead ? headResponse(res) : res, req);
   };
 }
@@ -32,7 +32,7 @@ function guarded(handler: Handler, head: boolean | 'ask'): Handler {
  * `app`, with every handler registered through it guarded: a request whose body framing is
  * ambiguous answers 400 `invalid_framing` and its connection closes; HEAD is answered by the GET
  * route of its path, with headers only; the answer to a `Connection: close` request closes the
- * connection, and nothing pipelined after it is answered.
+ * connection, and nothing read after it is processed (closingResponse).
  */
 export function guardRequests(app: TemplatedApp): TemplatedApp {
   const proxy: TemplatedApp = new Proxy(app, {

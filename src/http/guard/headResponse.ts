@@ -4,6 +4,9 @@ import { bodyLength } from './bodyLength.js';
 
 const CONTENT_LENGTH = Buffer.from('content-length');
 
+/** Read on a response: true when headResponse shapes it. */
+export const HEAD = Symbol('head');
+
 /**
  * `res` answering a HEAD request: the headers of the GET answer, its Content-Length included,
  * without the body. (uWS 20.30's endWithoutBody(n) waits for n bytes that never come, so the
@@ -12,6 +15,7 @@ const CONTENT_LENGTH = Buffer.from('content-length');
 export function headResponse(res: HttpResponse): HttpResponse {
   const head: HttpResponse = new Proxy(res, {
     get(target, prop) {
+      if (prop === HEAD) return true;
       if (prop === 'end') {
         return (body?: RecognizedString) => {
           target.writeHeader(CONTENT_LENGTH, String(bodyLength(body)));

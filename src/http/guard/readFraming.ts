@@ -4,8 +4,18 @@ import type { HttpRequest } from 'uWebSockets.js';
 export interface Framing {
   /** What is wrong with how the request frames its body, or undefined when nothing is. */
   fault: string | undefined;
-  /** A Connection header lists `close`. */
+  /**
+   * The answer closes the connection: a Connection header lists `close`, or the first Connection
+   * header is five characters long (uWebSockets.js reads any such value as close, whatever it says).
+   */
   close: boolean;
+  /**
+   * uWebSockets.js writes `Connection: close` itself on a closing answer to this request: it does
+   * not when it read the request as close (a five-character first Connection header).
+   */
+  closeEchoed: boolean;
+  /** The request says it has a body (a non-zero Content-Length, or a Transfer-Encoding). */
+  body: boolean;
 }
 
 const CLOSE_TOKEN = /(?:^|,)\s*close\s*(?:,|$)/i;
@@ -22,14 +32,23 @@ export function readFraming(req: HttpRequest): Framing {
   let encodings = 0;
   let encoding = '';
   let close = false;
+  let first: string | undefined;
+  let body = false;
   req.forEach((name, value) => {
-    if (name === 'content-length') lengths++;
-    else if (name === 'transfer-encoding') {
+    if (name === 'content-length') {
+      lengths++;
+      if (value !== '0') body = true;
+    } else if (name === 'transfer-encoding') {
       encodings++;
       encoding = value;
-    } else if (name === 'connection' && CLOSE_TOKEN.test(value)) close = true;
+      body = true;
+    } else if (name === 'connection') {
+      first ??= value;
+      if (CLOSE_TOKEN.test(value)) close = true;
+    }
   });
-  return { fault: fault(lengths, encodings, encoding), close };
+  const readAsClose = first?.length === 5;
+  return { fault: fault(lengths, encodings, encoding), close: close || readAsClose, closeEchoed: !readAsClose, body };
 }
 
 function fault(lengths: number, encodings: number, encoding: string): string | undefined {

@@ -1,7 +1,8 @@
 // An independent JavaScript replay written from kernel.md sections 3 and 4, to check the wasm
 // kernel against. It shares no code with the kernel and finds the crossed cells differently:
 // it lists every grid line the segment meets, sorts the crossings by where they happen, and
-// pairs an x and a y crossing at the same place into a corner.
+// pairs an x and a y crossing at the same place into a corner; for the bounded detour it
+// measures every cell's distance to the target with an unbounded search, then applies the bound.
 import type { Cell, RawEvent } from '../../../src/kernel/types.js';
 
 const N = 1;
@@ -114,6 +115,63 @@ export function referenceSegment(maze: ReferenceMaze, from: Point, to: Point): n
   return out;
 }
 
+/** Steps a detour may take beyond the cells apart (kernel.md section 4, rule 3b). */
+export const DETOUR_SLACK = 4;
+
+/**
+ * Rule 3b: the cells after `from` of the shortest open route to `to`, each step to the first
+ * neighbour in the order N, S, E, W one step closer; null when it is longer than apart + 4.
+ */
+export function referenceDetour(maze: ReferenceMaze, from: number, to: number): number[] | null {
+  const w = maze.width;
+  const dist = distancesTo(maze, to);
+  const apart = Math.abs((from % w) - (to % w)) + Math.abs(Math.floor(from / w) - Math.floor(to / w));
+  const d = dist.get(from);
+  if (d === undefined || d > apart + DETOUR_SLACK) return null;
+  const route: number[] = [];
+  for (let at = from; at !== to; ) {
+    at = around(maze, at).find((n) => dist.get(n) === dist.get(at)! - 1)!;
+    route.push(at);
+  }
+  return route;
+}
+
+/** Open neighbours in the order N, S, E, W. */
+const around = (maze: ReferenceMaze, c: number): number[] => [c - maze.width, c + maze.width, c + 1, c - 1].filter((n) => referenceOpen(maze, c, n));
+
+/** Distances of every cell to `to` (those it reaches), by an unbounded search; kept per walls and target. */
+const distances = new WeakMap<Uint8Array, Map<number, Map<number, number>>>();
+function distancesTo(maze: ReferenceMaze, to: number): Map<number, number> {
+  const byTarget = distances.get(maze.walls) ?? distances.set(maze.walls, new Map()).get(maze.walls)!;
+  const known = byTarget.get(to);
+  if (known) return known;
+  const dist = new Map([[to, 0]]);
+  const queue = [to];
+  for (let head = 0; head < queue.length; head++) {
+    const c = queue[head]!;
+    for (const n of around(maze, c)) {
+      if (!dist.has(n)) {
+        dist.set(n, dist.get(c)! + 1);
+        queue.push(n);
+      }
+    }
+  }
+  byTarget.set(to, dist);
+  return dist;
+}
+
+/**
+ * Which rules a /verify walk applies: `plain` rules 1 and 2 only (the rule before jump filling),
+ * `segment` the segment walk too (the rule before the detour), `full` all of kernel.md.
+ */
+export type WalkRules = 'plain' | 'segment' | 'full';
+
+/** Rule 3: the segment walk from the anchor, else the bounded detour from `last` unless it is the exit. */
+function ruleThree(maze: ReferenceMaze, anchor: Point, last: number, p: Point, rules: WalkRules = 'full'): number[] | null {
+  const exit = maze.width * maze.height - 1;
+  return referenceSegment(maze, anchor, p) ?? (rules !== 'full' || last === exit ? null : referenceDetour(maze, last, p.cell));
+}
+
 export interface ReferenceResult {
   valid: boolean;
   cells: Cell[];
@@ -128,10 +186,9 @@ const keyFromStart = (maze: ReferenceMaze, p: Point): boolean =>
 
 /**
  * The /verify walk from the first event in the start cell, or from the start cell's centre when
- * a keydown it reaches comes first (the keyboard cursor starts there); `segments` false is the
- * plain walk.
+ * a keydown it reaches comes first (the keyboard cursor starts there).
  */
-function verifyWalk(maze: ReferenceMaze, points: (Point | null)[], segments: boolean): { cells: number[]; first: number } {
+function verifyWalk(maze: ReferenceMaze, points: (Point | null)[], rules: WalkRules): { cells: number[]; first: number } {
   const first = points.findIndex((p) => p !== null && (p.cell === 0 || keyFromStart(maze, p)));
   if (first < 0) return { cells: [], first };
   const cells = [0];
@@ -146,8 +203,8 @@ function verifyWalk(maze: ReferenceMaze, points: (Point | null)[], segments: boo
       cells.push(p.cell);
       last = p.cell;
       anchor = p;
-    } else if (segments) {
-      const crossed = referenceSegment(maze, anchor, p);
+    } else if (rules !== 'plain') {
+      const crossed = ruleThree(maze, anchor, last, p, rules);
       if (crossed === null) continue;
       cells.push(...crossed);
       last = p.cell;
@@ -162,14 +219,14 @@ export function referenceReplay(maze: ReferenceMaze, cellSize: number, events: r
   const points = events.map((e) => referencePoint(maze, cellSize, e));
   const exit = maze.width * maze.height - 1;
   if (trigger === undefined) {
-    const seg = verifyWalk(maze, points, true);
-    const plain = verifyWalk(maze, points, false);
+    const seg = verifyWalk(maze, points, 'full');
+    const plain = verifyWalk(maze, points, 'plain');
     const ends = (cells: number[]) => cells.length >= 2 && cells.at(-1) === exit;
     const chosen = !ends(seg.cells) && ends(plain.cells) ? plain.cells : seg.cells;
     return { valid: ends(seg.cells) || ends(plain.cells), cells: chosen.map((c) => toCell(maze, c)), firstStartIndex: seg.first };
   }
-  // Strict: consecutive duplicates collapsed, every move filled by an open segment walk; a
-  // prefix that a keydown begins begins on the start cell.
+  // Strict: consecutive duplicates collapsed, every move filled by rule 3; a prefix that a
+  // keydown begins begins on the start cell.
   const kept = points.filter((p): p is Point => p !== null);
   const keyFirst = kept.length > 0 && keyFromStart(maze, kept[0]!);
   if (keyFirst) kept.unshift(KEYBOARD_START);
@@ -180,7 +237,7 @@ export function referenceReplay(maze: ReferenceMaze, cellSize: number, events: r
     const prev = kept[i - 1]!;
     const p = kept[i]!;
     if (p.cell === prev.cell) continue;
-    const crossed = referenceOpen(maze, prev.cell, p.cell) ? [p.cell] : referenceSegment(maze, prev, p);
+    const crossed = referenceOpen(maze, prev.cell, p.cell) ? [p.cell] : ruleThree(maze, prev, prev.cell, p);
     if (crossed === null) {
       ok = false;
       cells.push(p.cell);
@@ -201,8 +258,8 @@ export function wallViolations(maze: ReferenceMaze, cells: readonly Cell[]): num
   return bad;
 }
 
-/** Whether the /verify walk alone, plain (rules 1 and 2: the rule before segment filling) or with segments, accepts the trace. */
-export function referenceWalkValid(maze: ReferenceMaze, cellSize: number, events: readonly RawEvent[], segments: boolean): boolean {
-  const { cells } = verifyWalk(maze, events.map((e) => referencePoint(maze, cellSize, e)), segments);
+/** Whether the /verify walk alone with these rules (no plain-walk compatibility) accepts the trace. */
+export function referenceWalkValid(maze: ReferenceMaze, cellSize: number, events: readonly RawEvent[], rules: WalkRules): boolean {
+  const { cells } = verifyWalk(maze, events.map((e) => referencePoint(maze, cellSize, e)), rules);
   return cells.length >= 2 && cells.at(-1) === maze.width * maze.height - 1;
 }
