@@ -2,7 +2,6 @@ import { packEvents } from '../../src/kernel/index.js';
 import type { ScoringTable } from '../../src/core/scoring/ScoringTable.js';
 import { humanRates, scoreAll } from './evaluate.js';
 import { fitTable, type FitOptions, type Labelled } from './fitTable.js';
-import { withHumanisedGroups } from './humanisedBots.js';
 import { CELL } from './mazePath.js';
 import type { CalibrationKernel, Sample } from './samples.js';
 
@@ -26,7 +25,6 @@ export async function fitCalibration(
   humans: readonly Sample[],
   bots: readonly Sample[],
   options: FitOptions = {},
-  humanise = false,
 ): Promise<ScoringTable> {
   const perUser = new Map<string, number>();
   for (const h of humans) perUser.set(h.user, (perUser.get(h.user) ?? 0) + 1);
@@ -34,7 +32,7 @@ export async function fitCalibration(
   for (const b of bots) perFamily.set(b.kind, (perFamily.get(b.kind) ?? 0) + 1);
   const people: Labelled[] = humans.map((h) => ({ values: values.get(h)!, human: true, weight: 1 / (perUser.get(h.user)! * perUser.size) }));
   const scripted: Labelled[] = bots.map((b) => ({ values: values.get(b)!, human: false, weight: 1 / (perFamily.get(b.kind)! * perFamily.size) }));
-  const mouse = fitTable([...people, ...(humanise ? withHumanisedGroups(scripted, people) : scripted)], options);
+  const mouse = fitTable([...people, ...scripted], options);
   const draft: ScoringTable = { ...base, types: { ...base.types, mouse, touch: mouse, pen: mouse } };
   const calScored = await scoreAll(kernel, draft, humans, 1);
   let threshold = 0.5;

@@ -1,7 +1,7 @@
 import type { FeatureName } from '../../src/kernel/features.js';
 import type { FitOptions } from './fitTable.js';
 import { MODEL_FEATURES } from './fitTable.js';
-import { FEATURE_GROUPS } from './humanisedBots.js';
+import { FEATURE_GROUPS } from './featureGroups.js';
 import type { FeatureShift } from './layingShift.js';
 
 /**

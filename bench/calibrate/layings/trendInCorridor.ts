@@ -18,18 +18,19 @@ const lengthOf = (maze: Parameters<typeof smoothPath>[0]) => {
 
 /**
  * The third laying: along the sharp-cornered centre-line, on a maze 0.75 to 1.33 times as long
- * as the person's path (a steering pace, not their own), progress read along the trace's trend
- * (a 200 ms moving average) and the sideways offset the deviation from that trend, scaled by the
- * corridor's width: the slow drift is dropped, the quick wobble kept.
+ * as the person's path (a steering pace, not their own), and the sideways offset the deviation
+ * from the trace's trend (a 200 ms moving average), scaled by the corridor's width: the slow
+ * drift is dropped, the quick wobble kept. Progress is read along the recorded path, as in the
+ * other layings: a laying chooses the geometry, it does not filter the person's own motion.
  */
 export const trendInCorridor: Laying = {
   name: 'trend',
-  description: 'sharp corners, 0.75-1.33x the path length, progress along a 200 ms trend, offsets = deviation from it scaled by the corridor',
+  description: 'sharp corners, 0.75-1.33x the path length, offsets = deviation from a 200 ms trend scaled by the corridor',
   mazeFor: (kernel, rng, trace) => mazeFor(kernel, rng, trace.pathPx * Math.exp(rng.uniform(Math.log(PACE[0]), Math.log(PACE[1]))), lengthOf),
   lay(trace, maze) {
     const pts = trace.points;
     const trend = trendOf(pts, TREND_HALF_MS);
-    const along = walked(trend.map((p, i) => ({ ...p, t: pts[i]!.t, ax: 0, ay: 0, bx: 0, by: 0 })));
+    const along = walked(pts);
     const length = along[along.length - 1]! || 1;
     const path = smoothPath(maze, 0);
     const s = arcLengths(path);
