@@ -75,7 +75,7 @@ export type ConfigResult =
   | { ok: true; config: Config; warnings: string[] }
   | { ok: false; error: string };
 
-/** Defaults of every variable, as documented in the README. */
+/** Defaults of every variable, as documented in docs/operating.md (Configuration). */
 export const DEFAULTS = {
   PORT: 8787,
   HOST: '127.0.0.1',

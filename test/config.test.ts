@@ -229,6 +229,31 @@ describe('store settings', () => {
     expect(file.ok && file.config.store.credentials).toBe('file');
   });
 
+  it('REDIS_CLUSTER and REDIS_SENTINELS with REDIS_SENTINEL_NAME: the servers to reach; REDIS_PASSWORD replaces the URL\'s', () => {
+    const base = { SIGNING_SECRET: SECRET, STORE: 'redis', REDIS_URL: 'rediss://app@x', REDIS_PASSWORD: 'p@ss word' };
+    const cluster = loadConfig({ ...base, REDIS_CLUSTER: '10.0.0.1:7000, redis-b:7001,[::1]:7002' });
+    expect(cluster.ok && cluster.config.store.redis).toMatchObject({
+      url: 'rediss://app:p%40ss%20word@x',
+      topology: { kind: 'cluster', nodes: [{ host: '10.0.0.1', port: 7000 }, { host: 'redis-b', port: 7001 }, { host: '::1', port: 7002 }] },
+    });
+    const sentinel = loadConfig({ ...base, REDIS_SENTINELS: 's1:26379,s2:26379', REDIS_SENTINEL_NAME: 'main' });
+    expect(sentinel.ok && sentinel.config.store.redis.topology).toEqual({ kind: 'sentinel', sentinels: [{ host: 's1', port: 26379 }, { host: 's2', port: 26379 }], name: 'main' });
+  });
+
+  it.each([
+    [{ REDIS_CLUSTER: 'a:7000,b' }, 'REDIS_CLUSTER'],
+    [{ REDIS_CLUSTER: 'a:0' }, 'REDIS_CLUSTER'],
+    [{ REDIS_CLUSTER: 'a:65536' }, 'REDIS_CLUSTER'],
+    [{ REDIS_CLUSTER: Array.from({ length: 65 }, (_, i) => `h${i}:1`).join(',') }, 'REDIS_CLUSTER'],
+    [{ REDIS_SENTINELS: 's:26379' }, 'REDIS_SENTINEL_NAME'],
+    [{ REDIS_SENTINEL_NAME: 'main' }, 'REDIS_SENTINELS'],
+    [{ REDIS_CLUSTER: 'a:1', REDIS_SENTINELS: 's:2', REDIS_SENTINEL_NAME: 'm' }, 'REDIS_CLUSTER and REDIS_SENTINELS'],
+  ])('%j stops start-up naming %s', (env, name) => {
+    const r = loadConfig({ SIGNING_SECRET: SECRET, STORE: 'redis', ...env });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error).toContain(name);
+  });
+
   it('SHARE_PORT=true without STORE=redis stops start-up naming both variables', () => {
     const r = loadConfig({ SIGNING_SECRET: SECRET, SHARE_PORT: 'true' });
     expect(r.ok).toBe(false);

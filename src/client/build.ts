@@ -1,5 +1,6 @@
 // Builds the browser client into dist/client/: ariadne.mjs (ES module), ariadne.js (classic
-// script), ariadne-worker.js (the proof-of-work worker), kernel.wasm, and the demo page.
+// script), ariadne-worker.js (the proof-of-work worker), kernel.wasm, the demo page, and the
+// scripts with the reCAPTCHA, hCaptcha and Turnstile APIs (compat-*.js, served at their paths).
 // Run: tsx src/client/build.ts
 import { copyFile, mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,7 +11,15 @@ import { build, type BuildOptions } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-export const CLIENT_FILES = ['ariadne.mjs', 'ariadne.js', 'ariadne-worker.js', 'kernel.wasm'] as const;
+export const CLIENT_FILES = [
+  'ariadne.mjs',
+  'ariadne.js',
+  'ariadne-worker.js',
+  'kernel.wasm',
+  'compat-recaptcha.js',
+  'compat-hcaptcha.js',
+  'compat-turnstile.js',
+] as const;
 
 export async function buildClient(outDir = path.join(root, 'dist/client')): Promise<{ file: string; bytes: number; gzip: number }[]> {
   const wasm = path.join(root, 'build/kernel.wasm');
@@ -32,6 +41,9 @@ export async function buildClient(outDir = path.join(root, 'dist/client')): Prom
     build({ ...common, entryPoints: [src('index.ts')], format: 'esm', outfile: path.join(outDir, 'ariadne.mjs') }),
     build({ ...common, entryPoints: [src('classic.ts')], format: 'iife', outfile: path.join(outDir, 'ariadne.js') }),
     build({ ...common, entryPoints: [src('worker.ts')], format: 'iife', outfile: path.join(outDir, 'ariadne-worker.js') }),
+    ...['recaptcha', 'hcaptcha', 'turnstile'].map((name) =>
+      build({ ...common, entryPoints: [src(`compat/${name}.ts`)], format: 'iife', outfile: path.join(outDir, `compat-${name}.js`) }),
+    ),
     copyFile(wasm, path.join(outDir, 'kernel.wasm')),
   ]);
   const demo = src('demo');

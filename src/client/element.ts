@@ -8,7 +8,8 @@ import { Widget, type WidgetState } from './widget.js';
 export const RESPONSE_FIELD = 'ariadne-response';
 export const SESSION_FIELD = 'ariadne-session';
 
-function randomId(): string {
+/** A random id (a UUID where the browser has randomUUID). */
+export function randomId(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   const b = crypto.getRandomValues(new Uint8Array(16));
   return Array.from(b, (v) => v.toString(16).padStart(2, '0')).join('');
@@ -30,7 +31,15 @@ export class AriadneMaze extends HTMLElement implements AriadneCallbacks {
   private generatedSession: string | null = null;
   private response: HTMLInputElement | null = null;
   private session: HTMLInputElement | null = null;
+  private currentToken = '';
   private pending = false;
+  /**
+   * Whether the hidden `ariadne-response` and `ariadne-session` fields are written (set before
+   * the element is connected). Off for hosts that put the token in fields of their own.
+   */
+  formFields = true;
+  /** The maze's place in the tab order (a `tabindex`); 0, the document order, when unset. */
+  puzzleTabIndex: number | undefined;
 
   get texts(): Partial<Texts> | undefined {
     return this.customTexts;
@@ -43,7 +52,7 @@ export class AriadneMaze extends HTMLElement implements AriadneCallbacks {
 
   /** The token, once verified; empty before and after it expires. */
   get token(): string {
-    return this.response?.value ?? '';
+    return this.currentToken;
   }
 
   get sessionId(): string {
@@ -55,8 +64,10 @@ export class AriadneMaze extends HTMLElement implements AriadneCallbacks {
   }
 
   connectedCallback(): void {
-    this.response = this.field(RESPONSE_FIELD);
-    this.session = this.field(SESSION_FIELD);
+    if (this.formFields) {
+      this.response = this.field(RESPONSE_FIELD);
+      this.session = this.field(SESSION_FIELD);
+    }
     this.restartSoon();
   }
 
@@ -85,7 +96,13 @@ export class AriadneMaze extends HTMLElement implements AriadneCallbacks {
     return input;
   }
 
+  /** Moves the keyboard focus to the maze (once the element is connected and started). */
+  focusPuzzle(): void {
+    this.widget?.view.canvas.focus({ preventScroll: true });
+  }
+
   private setToken(token: string): void {
+    this.currentToken = token;
     if (this.response) this.response.value = token;
   }
 
@@ -139,6 +156,7 @@ export class AriadneMaze extends HTMLElement implements AriadneCallbacks {
         state: (state) => fire('state', { state }),
       },
     );
+    if (this.puzzleTabIndex !== undefined) this.widget.view.canvas.tabIndex = this.puzzleTabIndex;
     if (!siteKey) return this.widget.showMisconfigured('site-key');
     void this.widget.load();
   }

@@ -27,6 +27,8 @@ export interface Texts {
   expired: string;
   tokenExpired: string;
   retry: string;
+  /** The button that closes the puzzle when it opens in a dialog (invisible modes of the compatible scripts). */
+  close: string;
   /** `{label}` is replaced by the target's shape and colour name. */
   probeInstruction: string;
   probeArming: string;
@@ -64,6 +66,7 @@ export const defaultTexts: Texts = {
   expired: 'The puzzle expired. Here is a new one.',
   tokenExpired: 'The verification expired. Please solve the new puzzle.',
   retry: 'Try again',
+  close: 'Close',
   probeInstruction: 'Tap the {label}.',
   probeArming: 'One moment…',
   probeDone: 'Thanks. Continue to E.',

@@ -39,7 +39,7 @@ export interface WidgetEvents {
 /** Past this many events, moves inside the current cell are no longer recorded. */
 const EVENT_CAP = 2000;
 /** Session tokens live 60 s (interface.md); the field is cleared a little before. */
-const TOKEN_LIFETIME_MS = 55_000;
+export const TOKEN_LIFETIME_MS = 55_000;
 /** A fresh challenge is fetched this long before the current one expires. */
 const EXPIRY_MARGIN_MS = 1_500;
 const TRAIL = 80;

@@ -58,12 +58,20 @@ export type RedeemResult =
     }
   | { ok: false; code: RedeemErrorCode };
 
+/**
+ * In place of a session id: the caller has none to compare (the reCAPTCHA, hCaptcha and
+ * Turnstile shapes of siteverify, whose widgets keep their session id to themselves). Only the
+ * site and single use then bind the token; an explicit value, so that a forgotten session id is
+ * a type error rather than a skipped check.
+ */
+export const UNBOUND_SESSION: unique symbol = Symbol('unbound session');
+
 /** Store key prefix of a redeemed token's id. */
 const JTI_MARKER = 'token:';
 
 /**
  * The one verification of a session token, under both /siteverify and verifyToken.
- * Order: authenticity (format, HS256, MAC, typ) -> site -> bound session -> expiry -> remote
+ * Order: authenticity (format, HS256, MAC, typ) -> site -> bound session (unless UNBOUND_SESSION) -> expiry -> remote
  * address (when refused on mismatch) -> single use. The token is spent only when every earlier
  * check passed, so a wrong site, a wrong session or a forged token cannot burn someone else's
  * token; a full store refuses (fail closed). Single use is one atomic `consume` tagged with the
@@ -73,7 +81,7 @@ const JTI_MARKER = 'token:';
 export async function redeemSessionToken(
   deps: { ring: KeyRing; store: Store; now: number },
   token: string,
-  sessionId: string,
+  sessionId: string | typeof UNBOUND_SESSION,
   expect: RedeemExpectations = {},
 ): Promise<RedeemResult> {
   const read = readToken(token, deps.ring, SESSION_TOKEN_TYP);
@@ -81,7 +89,7 @@ export async function redeemSessionToken(
   const claims = read.claims;
   if (!isSessionClaims(claims)) return { ok: false, code: 'invalid_token' };
   if (expect.siteKeys?.some((k) => k !== claims.site_key)) return { ok: false, code: 'site_key_mismatch' };
-  if (claims.session_id !== sessionId) return { ok: false, code: 'session_mismatch' };
+  if (sessionId !== UNBOUND_SESSION && claims.session_id !== sessionId) return { ok: false, code: 'session_mismatch' };
   const expiresAt = claims.exp * 1000;
   if (deps.now >= expiresAt) return { ok: false, code: 'token_expired' };
   const remoteIpMismatch = addressesDiffer(expect.remoteIp, claims.ip);

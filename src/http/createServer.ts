@@ -33,6 +33,8 @@ import { type PostRoute, type RequestInfo, plainFailure } from './route.js';
 import { challengeRoute } from './routes/challenge.js';
 import { probeArmRoute, probeCompleteRoute } from './routes/probe.js';
 import { siteverifyRoute } from './routes/siteverify.js';
+import { compatSiteverifyRoute } from './routes/compatSiteverify.js';
+import { HCAPTCHA, RECAPTCHA, TURNSTILE } from './compat/dialects.js';
 import { verifyRoute } from './routes/verify.js';
 import { registerOptionsRoute, registerVerifyRoute } from './routes/webauthn.js';
 import { compileSchemas, schemaError } from './schemas.js';
@@ -101,6 +103,8 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   const ring = keyRing(config.signingSecret, config.signingKeys);
   const metrics = new Metrics(opts.threadMetrics ? { thread: opts.threadMetrics.thread } : {});
   const scrape = opts.threadMetrics?.allThreads ?? (() => metrics.registry.metrics());
+  const storeEvents = (store as Store).events?.bind(store);
+  if (storeEvents !== undefined) metrics.watchStore(storeEvents);
   const sites =
     opts.sites ??
     new SiteRegistry({
@@ -136,12 +140,15 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
     if (--inflight === 0) drained?.();
   };
 
+  const callerOf = siteverifyCallerFinder(sites, config.siteverifyAuthToken);
   const postRoutes: PostRoute[] = [
     challengeRoute(schemas),
     probeArmRoute(schemas),
     probeCompleteRoute(schemas),
     verifyRoute(schemas),
-    siteverifyRoute(schemas, siteverifyCallerFinder(sites, config.siteverifyAuthToken)),
+    siteverifyRoute(schemas, callerOf, compatSiteverifyRoute(schemas, HCAPTCHA, callerOf)),
+    compatSiteverifyRoute(schemas, RECAPTCHA, callerOf),
+    compatSiteverifyRoute(schemas, TURNSTILE, callerOf),
     registerOptionsRoute(schemas),
     registerVerifyRoute(schemas),
   ];
@@ -220,10 +227,12 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
         if (bytes === undefined) return finish(tooLarge);
         const parsed = decode(route, bytes, info.contentType);
         if (!parsed.ok) return finish(route.fail(failure('invalid_request', parsed.detail)));
-        if (!route.check.Check(parsed.value)) {
-          return finish(route.fail(failure('invalid_request', schemaError(route.check, parsed.value))));
+        // The shape a body selects answers it, from its schema check on.
+        const shape = route.variant?.selects(parsed.value) === true ? route.variant.route : route;
+        if (!shape.check.Check(parsed.value)) {
+          return finish(shape.fail(failure('invalid_request', schemaError(shape.check, parsed.value))));
         }
-        settleWith(finish, run(route, parsed.value, info), route.path, route.fail);
+        settleWith(finish, run(shape, parsed.value, info), route.path, shape.fail);
       });
     };
   }
@@ -248,7 +257,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
       errors: [],
       answer: async () => {
         const s = await store.health();
-        return { status: 200, body: { status: s.ok ? 'ok' : 'degraded', store: s } };
+        return { status: 200, body: { status: s.ok && s.down === undefined ? 'ok' : 'degraded', store: s } };
       },
     },
     {
@@ -259,7 +268,8 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
       errors: ['store_unavailable'],
       answer: async () => {
         const s = await store.health();
-        return s.ok ? { status: 200, body: { status: 'ready' } } : plainFailure(failure('store_unavailable', s.detail));
+        if (!s.ok) return plainFailure(failure('store_unavailable', s.detail));
+        return { status: 200, body: s.down === undefined ? { status: 'ready' } : { status: 'ready', down: s.down } };
       },
     },
     {

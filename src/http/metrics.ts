@@ -1,5 +1,6 @@
 import { Counter, Registry, collectDefaultMetrics } from 'prom-client';
 import { MAX_POW_DIFFICULTY } from '../core/sites/SitePolicy.js';
+import type { StoreEvents } from '../store/Store.js';
 
 /** Upper bounds of the request duration buckets, seconds. */
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
@@ -64,6 +65,29 @@ export class Metrics {
     this.registry.registerMetric(duration as never);
     this.registry.registerMetric(pow as never);
     collectDefaultMetrics({ register: this.registry, prefix: 'ariadne_' });
+  }
+
+  /** Exposes what the store went through (a Redis store's failovers, fence replacements and slot moves). */
+  watchStore(events: () => StoreEvents): void {
+    const counter = (name: string, help: string, labelNames: string[], read: (e: StoreEvents, inc: (labels: Record<string, string>, n: number) => void) => void) =>
+      new Counter({
+        name,
+        help,
+        labelNames,
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          read(events(), (labels, n) => this.inc(labels, n));
+        },
+      });
+    counter('ariadne_redis_failovers_seen_total', 'New Redis processes found holding the markers: failovers and restarts seen.', [], (e, inc) => inc({}, e.failoversSeen));
+    counter('ariadne_redis_fence_replacements_total', 'Loss fences this process replaced, by why: lost (gone with their data) or process (of another Redis process).', ['reason'], (e, inc) => {
+      inc({ reason: 'lost' }, e.fenceReplacements.lost);
+      inc({ reason: 'process' }, e.fenceReplacements.process);
+    });
+    counter('ariadne_redis_slots_moved_total', 'Redis Cluster slots seen served by another primary than before (resharding, failover): what MOVED and ASK redirect.', [], (e, inc) =>
+      inc({}, e.slotsMoved),
+    );
   }
 
   /** Counts a challenge issued at `difficulty` bits (beyond the buckets: in +Inf). */

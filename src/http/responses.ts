@@ -62,39 +62,84 @@ export const ProbeArmResponse = closed({ success: Type.Literal(true), probe_tick
 export const ProbeCompleteResponse = closed({ success: Type.Literal(true), completion_token: Type.String() });
 export const VerifyResponse = closed({ success: Type.Literal(true), token: Type.String({ description: 'Session token: single use, 60 s' }), test: TEST });
 
+const SCORE = Type.Number({ minimum: 0, maximum: 1 });
+const REASONS = opt(
+  Type.Array(Type.Union(REASON_CODES.map((c) => Type.Literal(c))), {
+    minItems: 1,
+    maxItems: MAX_REASONS,
+    description: 'Why the score is under the threshold, strongest first; only for such tokens minted in shadow mode',
+  }),
+);
+const CHALLENGE_TS = Type.String({ format: 'date-time' });
+const HOSTNAME = Type.String({ description: 'Hostname of the page that solved, from its Origin header' });
+const REMOTEIP_MISMATCH = opt(Type.Boolean({ description: 'With remoteip: whether it differs from the solving address' }));
+
 export const SiteverifySuccess = closed({
   success: Type.Literal(true),
-  score: Type.Number({ minimum: 0, maximum: 1 }),
-  reasons: opt(
-    Type.Array(Type.Union(REASON_CODES.map((c) => Type.Literal(c))), {
-      minItems: 1,
-      maxItems: MAX_REASONS,
-      description: 'Why the score is under the threshold, strongest first; only for such tokens minted in shadow mode',
-    }),
-  ),
+  score: SCORE,
+  reasons: REASONS,
   challenge_id: Type.String(),
   session_id: Type.String(),
   site_key: Type.String(),
   input_type: opt(
     Type.Union([Type.Literal('mouse'), Type.Literal('touch'), Type.Literal('pen'), Type.Literal('keyboard')], { description: 'Inferred from the events' }),
   ),
-  challenge_ts: Type.String({ format: 'date-time' }),
-  hostname: Type.String({ description: 'Hostname of the page that solved, from its Origin header' }),
+  challenge_ts: CHALLENGE_TS,
+  hostname: HOSTNAME,
   'error-codes': Type.Array(Type.String(), { maxItems: 0 }),
-  remoteip_mismatch: opt(Type.Boolean({ description: 'With remoteip: whether it differs from the solving address' })),
+  remoteip_mismatch: REMOTEIP_MISMATCH,
   test: TEST,
 });
+
+/** A success in another service's shape (routes/compatSiteverify.ts): its fields, its `extras`, and Ariadne's score and reasons. */
+export const compatSuccess = (service: string, extras: Record<string, TSchema>) =>
+  closed(
+    {
+      success: Type.Literal(true),
+      challenge_ts: CHALLENGE_TS,
+      hostname: HOSTNAME,
+      'error-codes': Type.Array(Type.String(), { maxItems: 0 }),
+      ...extras,
+      score: SCORE,
+      reasons: REASONS,
+      remoteip_mismatch: REMOTEIP_MISMATCH,
+      test: TEST,
+    },
+    `A token redeemed, in ${service}'s shape plus Ariadne's score (1 = human) and reasons`,
+  );
+
+/** A failure in another service's shape: always HTTP 200, its own codes (a missing secret and response together give two). */
+export const compatFailure = (service: string, codes: readonly string[]) =>
+  closed(
+    {
+      success: Type.Literal(false),
+      'error-codes': Type.Array(Type.Union([...new Set(codes)].map((c) => Type.Literal(c))), { minItems: 1, maxItems: 2 }),
+      score: Type.Literal(0),
+      test: TEST,
+    },
+    `A refusal in ${service}'s vocabulary`,
+  );
 
 export const RegisterOptionsResponse = closed({
   session_id: Type.String({ description: 'The registration session' }),
   options: Type.Object({}, { description: 'PublicKeyCredentialCreationOptionsJSON' }),
 });
 export const RegisterVerifyResponse = closed({ success: Type.Literal(true), credential_id: Type.String() });
-export const HealthResponse = closed({
-  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')], { description: 'degraded: the process answers, its store does not' }),
-  store: closed({ ok: Type.Boolean(), detail: opt(Type.String({ description: 'Why not, when not ok' })) }),
+/** The parts of the store that are down while the rest answers: a Redis Cluster's primary and its slots. */
+const DownParts = Type.Array(closed({ part: Type.String(), problem: Type.String() }), {
+  description: 'Parts of the store down while the rest answers (a Redis Cluster primary): only their single-use markers answer 503',
 });
-export const ReadyResponse = closed({ status: Type.Literal('ready') });
+export const HealthResponse = closed({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')], {
+    description: 'degraded: the process answers, its store does not, or only in part',
+  }),
+  store: closed({
+    ok: Type.Boolean(),
+    detail: opt(Type.String({ description: 'Why not, when not ok; what is down, when a part is' })),
+    down: opt(DownParts),
+  }),
+});
+export const ReadyResponse = closed({ status: Type.Literal('ready'), down: opt(DownParts) });
 
 const detail = opt(Type.String({ description: 'What was wrong, e.g. the field at fault' }));
 const code = Type.String();

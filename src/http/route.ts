@@ -34,7 +34,17 @@ export interface PostRoute {
   errors: readonly ErrorCode[];
   /** Codes answered with HTTP 200 and `success: false` (the verdicts of /siteverify). */
   verdicts?: readonly ErrorCode[];
-  /** The route's failure body (the shapes differ per route, see README). */
+  /** Authenticated by a site's secret (the `secret` field or the bearer token), for the OpenAPI document. */
+  bySecret?: true;
+  /**
+   * Every failure is HTTP 200 with `success: false` (the shapes of other services, whose
+   * verifiers read the body and take any other status for an outage); `failure` is then the
+   * whole 200 refusal, codes included.
+   */
+  alwaysOk?: true;
+  /** Another shape served at the same path, chosen by the decoded body before it is checked. */
+  variant?: { selects(body: unknown): boolean; route: PostRoute; rule: string };
+  /** The route's failure body (the shapes differ per route, see docs/operating.md, Routes). */
   fail(f: Failure): Reply;
   handle(ctx: CoreContext, body: never, info: RequestInfo): Promise<Reply>;
 }

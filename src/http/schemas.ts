@@ -1,6 +1,6 @@
 /**
  * Request schemas, compiled once per server (the events cap comes from config). Objects accept
- * and ignore unknown fields; every string and array is capped (see README "Limits").
+ * and ignore unknown fields; every string and array is capped (see docs/operating.md "Limits").
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
@@ -102,19 +102,31 @@ const Verify = (maxEvents: number) =>
     webauthn: opt(WebAuthnAssertion),
   });
 
-/** Presence is checked by siteverify itself ("missing fields answer at once"); types here. */
-const Siteverify = Type.Object({
-  token: opt(text(LIMITS.token)),
-  session_id: opt(text(LIMITS.sessionId)),
+/** The fields of every shape of siteverify beside the token (and session) it redeems. */
+const redeemerFields = () => ({
   secret: opt(Type.String({ maxLength: LIMITS.secret, description: "The site's secret (or send it as the bearer token)" })),
   sitekey: opt(
     // Empty means not given (form posts send every field).
     Type.String({ maxLength: LIMITS.siteKey, pattern: '^[A-Za-z0-9._-]*$', description: 'The token must belong to this site key' }),
   ),
+  // Empty means not given.
   remoteip: opt(Type.String({ maxLength: LIMITS.remoteIp, description: 'The address you saw the user at; compared with the solving address' })),
   idempotency_key: opt(
     Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN, description: "A retry with the same key within the token's life gets the first answer again" }),
   ),
+});
+
+/** Presence is checked by siteverify itself ("missing fields answer at once"); types here. */
+const Siteverify = Type.Object({
+  token: opt(text(LIMITS.token)),
+  session_id: opt(text(LIMITS.sessionId)),
+  ...redeemerFields(),
+});
+
+/** The reCAPTCHA, hCaptcha and Turnstile shapes (routes/compatSiteverify.ts); presence checked by siteverifyCompat. */
+const CompatSiteverify = Type.Object({
+  response: opt(Type.String({ maxLength: LIMITS.token, description: 'The token from the hidden form field: what /verify returned' })),
+  ...redeemerFields(),
 });
 
 const RegisterOptions = Type.Object({
@@ -132,6 +144,7 @@ export type ProbeArmBody = Static<ReturnType<typeof ProbeArm>>;
 export type ProbeCompleteBody = Static<typeof ProbeComplete>;
 export type VerifyBody = Static<ReturnType<typeof Verify>>;
 export type SiteverifyBody = Static<typeof Siteverify>;
+export type CompatSiteverifyBody = Static<typeof CompatSiteverify>;
 export type RegisterOptionsBody = Static<typeof RegisterOptions>;
 export type RegisterVerifyBody = Static<typeof RegisterVerify>;
 
@@ -142,6 +155,7 @@ export function compileSchemas(maxEvents: number) {
     probeComplete: TypeCompiler.Compile(ProbeComplete),
     verify: TypeCompiler.Compile(Verify(maxEvents)),
     siteverify: TypeCompiler.Compile(Siteverify),
+    compatSiteverify: TypeCompiler.Compile(CompatSiteverify),
     registerOptions: TypeCompiler.Compile(RegisterOptions),
     registerVerify: TypeCompiler.Compile(RegisterVerify),
   };

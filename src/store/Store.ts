@@ -47,10 +47,23 @@ export interface Store {
    */
   since(): number;
 
+  /** What a store on servers went through since it opened (for /metrics); absent when embedded. */
+  events?(): StoreEvents;
+
   /** Whether the store answers now (for /healthz and /readyz). Never rejects. */
   health(): Promise<StoreHealth>;
 
   close(): Promise<void>;
+}
+
+/** Counts of what a store on servers saw happen under it, since it opened. */
+export interface StoreEvents {
+  /** New server processes found holding the markers after the first: failovers and restarts. */
+  failoversSeen: number;
+  /** Loss fences this node replaced: gone with their data ('lost') or of another server process ('process'). */
+  fenceReplacements: { lost: number; process: number };
+  /** Redis Cluster slots seen served by another primary than before (a resharding or a failover). */
+  slotsMoved: number;
 }
 
 /** The times of a single-use thing, epoch ms. */
@@ -65,8 +78,10 @@ export type ConsumeResult = 'fresh' | 'again' | 'used' | 'full';
 
 export interface StoreHealth {
   ok: boolean;
-  /** Why not, when not ok. */
+  /** Why not, when not ok; what is down, when only a part is. */
   detail?: string;
+  /** The parts that are down while the rest answers (a Redis Cluster with a primary down). */
+  down?: { part: string; problem: string }[];
 }
 
 /** The store cannot answer now; the request must be refused (HTTP 503 `store_unavailable`). */

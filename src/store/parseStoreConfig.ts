@@ -13,8 +13,15 @@ export interface StoreConfig {
 }
 
 export interface RedisConfig {
-  /** REDIS_URL, e.g. redis://user:password@host:6379/0 (rediss:// for TLS). */
+  /** REDIS_URL, e.g. redis://user:password@host:6379/0 (rediss:// for TLS): one Redis. */
   url: string;
+  /**
+   * REDIS_CLUSTER (seed nodes of a Redis Cluster) or REDIS_SENTINELS with REDIS_SENTINEL_NAME (the
+   * primary those Sentinels watch): either replaces REDIS_URL's host. User, password, TLS and
+   * database still come from REDIS_URL (its host is then unused); REDIS_PASSWORD, when set, is the
+   * password of the Redis servers in every mode.
+   */
+  topology?: RedisTopology;
   /** REDIS_PREFIX: put before every key, so deployments can share a server. */
   prefix: string;
   /** REDIS_COMMAND_TIMEOUT_MS: longest wait for one reply before the request fails closed (503). */
@@ -24,6 +31,15 @@ export interface RedisConfig {
    * loss, everything issued up to this long after the loss was seen is refused too.
    */
   clockSkewMs: number;
+}
+
+export type RedisTopology =
+  | { kind: 'cluster'; nodes: readonly RedisAddress[] }
+  | { kind: 'sentinel'; sentinels: readonly RedisAddress[]; name: string };
+
+export interface RedisAddress {
+  host: string;
+  port: number;
 }
 
 export const STORE_DEFAULTS = {
@@ -65,15 +81,53 @@ function flag(env: Env, name: string): boolean {
   throw new Error(`${name} must be true or false, not ${JSON.stringify(raw)}`);
 }
 
+/** `host:port,host:port,...` (IPv6 hosts in brackets), at most 64 addresses. */
+function addresses(env: Env, name: string): RedisAddress[] | undefined {
+  const raw = text(env, name);
+  if (raw === undefined) return undefined;
+  const list = raw.split(',').map((item) => {
+    const m = /^(\[[0-9a-fA-F:.]+\]|[^\s:\[\]]+):(\d{1,5})$/.exec(item.trim());
+    const port = Number(m?.[2]);
+    if (m === null || port < 1 || port > 65_535) throw new Error(`${name} must be host:port,host:port,... not ${JSON.stringify(raw)}`);
+    return { host: m[1]!.replace(/^\[(.*)\]$/, '$1'), port };
+  });
+  if (list.length > 64) throw new Error(`${name} may list at most 64 addresses`);
+  return list;
+}
+
+function topologyOf(env: Env): RedisTopology | undefined {
+  const cluster = addresses(env, 'REDIS_CLUSTER');
+  const sentinels = addresses(env, 'REDIS_SENTINELS');
+  const name = text(env, 'REDIS_SENTINEL_NAME');
+  if (cluster !== undefined && sentinels !== undefined) throw new Error('REDIS_CLUSTER and REDIS_SENTINELS cannot both be set');
+  if (cluster !== undefined) return { kind: 'cluster', nodes: cluster };
+  if (sentinels === undefined) {
+    if (name !== undefined) throw new Error('REDIS_SENTINEL_NAME needs REDIS_SENTINELS');
+    return undefined;
+  }
+  if (name === undefined) throw new Error('REDIS_SENTINELS needs REDIS_SENTINEL_NAME (the name of the primary the Sentinels watch)');
+  return { kind: 'sentinel', sentinels, name };
+}
+
+/** REDIS_URL with REDIS_PASSWORD in place of its password, when set. */
+function urlWithPassword(url: string, password: string | undefined): string {
+  if (password === undefined) return url;
+  const u = new URL(url);
+  u.password = encodeURIComponent(password);
+  return u.toString();
+}
+
 /**
- * STORE, CREDENTIALS, REDIS_URL, REDIS_PREFIX, REDIS_COMMAND_TIMEOUT_MS, REDIS_CLOCK_SKEW_MS and
+ * STORE, CREDENTIALS, REDIS_URL, REDIS_PASSWORD, REDIS_CLUSTER, REDIS_SENTINELS, REDIS_SENTINEL_NAME, REDIS_PREFIX, REDIS_COMMAND_TIMEOUT_MS, REDIS_CLOCK_SKEW_MS and
  * SHARE_PORT. Throws an Error naming the variable for a bad value or combination.
  */
 export function parseStoreConfig(env: Env): StoreConfig {
   const kind = oneOf(env, 'STORE', ['memory', 'redis'], STORE_DEFAULTS.STORE);
   const credentials = oneOf(env, 'CREDENTIALS', ['file', 'redis'], kind === 'redis' ? 'redis' : 'file');
-  const url = text(env, 'REDIS_URL') ?? STORE_DEFAULTS.REDIS_URL;
-  if (!/^rediss?:\/\//.test(url)) throw new Error(`REDIS_URL must start with redis:// or rediss://, not ${JSON.stringify(url)}`);
+  const plainUrl = text(env, 'REDIS_URL') ?? STORE_DEFAULTS.REDIS_URL;
+  if (!/^rediss?:\/\//.test(plainUrl)) throw new Error(`REDIS_URL must start with redis:// or rediss://, not ${JSON.stringify(plainUrl)}`);
+  const url = urlWithPassword(plainUrl, env.REDIS_PASSWORD === undefined || env.REDIS_PASSWORD === '' ? undefined : env.REDIS_PASSWORD);
+  const topology = topologyOf(env);
   const prefix = env.REDIS_PREFIX ?? STORE_DEFAULTS.REDIS_PREFIX;
   if (prefix.length > 64 || /[\s{}]/.test(prefix)) {
     throw new Error('REDIS_PREFIX must be at most 64 characters without spaces or braces');
@@ -91,6 +145,7 @@ export function parseStoreConfig(env: Env): StoreConfig {
     sharePort,
     redis: {
       url,
+      ...(topology === undefined ? {} : { topology }),
       prefix,
       commandTimeoutMs: integer(env, 'REDIS_COMMAND_TIMEOUT_MS', STORE_DEFAULTS.REDIS_COMMAND_TIMEOUT_MS, 10, 60_000),
       clockSkewMs: integer(env, 'REDIS_CLOCK_SKEW_MS', STORE_DEFAULTS.REDIS_CLOCK_SKEW_MS, 0, 600_000),

@@ -72,7 +72,7 @@ describe.skipIf(!findChromium())('the JS API in Chromium', { timeout: 90_000 }, 
 
   it.each([
     ['', () => ({})],
-    // The policy the README gives an embedding page: nothing inline, no eval.
+    // The policy docs/deploying.md gives an embedding page: nothing inline, no eval.
     [
       ' under a strict Content-Security-Policy',
       (service: string) => ({

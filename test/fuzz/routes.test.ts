@@ -23,7 +23,15 @@ const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 20_000);
 const BATCH = 16;
 const PREFIX = '/api/captcha';
 /** Routes whose success needs something only a valid flow has (no garbage can earn one). */
-const NEVER_ACCEPTED = new Set(['/verify', '/siteverify', '/probe/arm', '/probe/complete', '/webauthn/register/verify']);
+const NEVER_ACCEPTED = new Set([
+  '/verify',
+  '/siteverify',
+  '/recaptcha/api/siteverify',
+  '/turnstile/v0/siteverify',
+  '/probe/arm',
+  '/probe/complete',
+  '/webauthn/register/verify',
+]);
 const SITE_KEY = new RegExp(SITE_KEY_PATTERN);
 
 let cli: CliProcess;
@@ -166,6 +174,8 @@ describe(`fuzzing every route (${REQUESTS} requests)`, { timeout: 30 * 60_000 },
         const r = await post('/siteverify', { token: forged, session_id: sessionId });
         expect(r.status).toBeLessThan(500);
         expect(r.body.success, forged).toBe(false);
+        const compat = await post(i % 2 === 0 ? '/recaptcha/api/siteverify' : '/turnstile/v0/siteverify', { secret: 'any', response: forged });
+        expect(compat).toEqual({ status: 200, body: { success: false, 'error-codes': ['invalid-input-response'], score: 0 } });
       }
       expect((await post('/siteverify', { token, session_id: sessionId })).body.success).toBe(true);
       expect((await post('/siteverify', { token, session_id: sessionId })).body).toMatchObject({ success: false, error: 'token_already_used' });

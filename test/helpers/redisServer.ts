@@ -15,6 +15,8 @@ export interface RedisServerOptions {
   aof?: 'always' | 'everysec';
   /** A command that runs it, e.g. `taskset -c 1` to keep it off the cores a benchmark measures. */
   launcher?: readonly string[];
+  /** More redis-server arguments, given its port (e.g. a Cluster node's or a replica's settings). */
+  args?: (port: number) => readonly string[];
 }
 
 export interface TestRedis {
@@ -50,6 +52,7 @@ export async function startRedis(opts: RedisServerOptions = {}): Promise<TestRed
     '--port', String(port), '--bind', '127.0.0.1', '--dir', dataDir, '--save', '',
     '--appendonly', opts.aof ? 'yes' : 'no', ...(opts.aof ? ['--appendfsync', opts.aof] : []),
     '--protected-mode', 'no', '--daemonize', 'no', '--logfile', '', '--loglevel', 'warning', '--enable-debug-command', 'yes',
+    ...(opts.args?.(port) ?? []),
   ];
 
   async function launch(dataDir: string): Promise<void> {

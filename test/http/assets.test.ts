@@ -18,7 +18,19 @@ afterAll(async () => {
   await server.close();
 });
 
-const FILES = ['/', '/ariadne.js', '/ariadne.mjs', '/ariadne-worker.js', '/kernel.wasm', '/demo/demo.js', '/demo/demo.css'];
+const FILES = [
+  '/',
+  '/ariadne.js',
+  '/ariadne.mjs',
+  '/ariadne-worker.js',
+  '/kernel.wasm',
+  '/demo/demo.js',
+  '/demo/demo.css',
+  '/recaptcha/api.js',
+  '/1/api.js',
+  '/1/secure-api.js',
+  '/turnstile/v0/api.js',
+];
 
 describe('the widget and the demo', () => {
   it.each(FILES)('%s carries the CSP, nosniff and a Referrer-Policy, and is served under API_PREFIX too', async (path) => {
@@ -33,6 +45,20 @@ describe('the widget and the demo', () => {
     expect(prefixed.status).toBe(200);
     expect(prefixed.headers.get('etag')).toBe(root.headers.get('etag'));
     expect(Buffer.from(await prefixed.arrayBuffer()).equals(rootBody)).toBe(true);
+  });
+
+  it.each([
+    ['/recaptcha/api.js', '/compat-recaptcha.js', 'grecaptcha'],
+    ['/1/api.js', '/compat-hcaptcha.js', 'hcaptcha'],
+    ['/1/secure-api.js', '/compat-hcaptcha.js', 'hcaptcha'],
+    ['/turnstile/v0/api.js', '/compat-turnstile.js', 'turnstile'],
+  ])('%s is the compatible script %s (a JavaScript file with its global), whatever its query', async (path, built, global) => {
+    const r = await fetch(server.at(`${path}?onload=start&render=explicit&hl=fr&unknown=1`));
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    const body = await r.text();
+    expect(body).toContain(`.${global}=`);
+    expect(await (await fetch(server.at(built))).text()).toBe(body);
   });
 
   it("the policy allows no inline script, no eval, only this origin's scripts, and wasm compilation", () => {

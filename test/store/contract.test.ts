@@ -1,13 +1,17 @@
 /**
  * The Store contract (src/store/Store.ts), run alike against every implementation: the embedded
- * MemoryStore, the SharedMemoryStore of a process's threads, and RedisStore on a real redis-server. Real time, short lives.
+ * MemoryStore, the SharedMemoryStore of a process's threads, and RedisStore on a real redis-server,
+ * on a real Redis Cluster (3 primaries, 3 replicas) and through real Sentinels. Real time, short lives.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/store/MemoryStore.js';
 import { RedisStore } from '../../src/store/redis/RedisStore.js';
 import { SharedMemoryStore, type SharedStoreMemory } from '../../src/store/shared/SharedMemoryStore.js';
 import type { Lifetime, Store } from '../../src/store/Store.js';
+import type { RedisConfig } from '../../src/store/parseStoreConfig.js';
+import { type TestCluster, startRedisCluster } from '../helpers/redisCluster.js';
 import { type TestRedis, startRedis } from '../helpers/redisServer.js';
+import { type TestSentinels, startRedisSentinels } from '../helpers/redisSentinels.js';
 
 interface Subject {
   /** A fresh, empty store. */
@@ -18,7 +22,31 @@ interface Subject {
 }
 
 let redis: TestRedis;
+let cluster: TestCluster;
+let sentinels: TestSentinels;
 const opened: Store[] = [];
+
+/** RedisStores on the servers `config` leads to, each with a key prefix of its own. */
+function redisSubject(config: () => RedisConfig): Subject {
+  const configs = new Map<Store, RedisConfig>();
+  return {
+    open: async () => {
+      const c = config();
+      const s = await RedisStore.open(c);
+      configs.set(s, c);
+      opened.push(s);
+      return s;
+    },
+    twin: async (s) => {
+      const t = await RedisStore.open(configs.get(s)!);
+      opened.push(t);
+      return t;
+    },
+    close: async () => {
+      await Promise.all(opened.splice(0).map((s) => s.close()));
+    },
+  };
+}
 
 const subjects: [string, Subject][] = [
   [
@@ -46,37 +74,17 @@ const subjects: [string, Subject][] = [
       };
     })(),
   ],
-  [
-    'RedisStore',
-    (() => {
-      const configs = new Map<Store, ReturnType<TestRedis['config']>>();
-      return {
-        open: async () => {
-          const config = redis.config();
-          const s = await RedisStore.open(config);
-          configs.set(s, config);
-          opened.push(s);
-          return s;
-        },
-        twin: async (s) => {
-          const t = await RedisStore.open(configs.get(s)!);
-          opened.push(t);
-          return t;
-        },
-        close: async () => {
-          await Promise.all(opened.splice(0).map((s) => s.close()));
-        },
-      };
-    })(),
-  ],
+  ['RedisStore', redisSubject(() => redis.config())],
+  ['RedisStore on a Redis Cluster', redisSubject(() => cluster.config())],
+  ['RedisStore through Sentinel', redisSubject(() => sentinels.config())],
 ];
 
 beforeAll(async () => {
-  redis = await startRedis();
+  [redis, cluster, sentinels] = await Promise.all([startRedis(), startRedisCluster(), startRedisSentinels()]);
 });
 afterAll(async () => {
   await Promise.all(subjects.map(([, s]) => s.close()));
-  await redis.close();
+  await Promise.all([redis?.close(), cluster?.close(), sentinels?.close()]);
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -2,8 +2,8 @@
  * How passkeys take part in /verify:
  * - `off`: never asked for, an assertion in /verify is ignored, the registration routes answer 404.
  * - `preferred`: asked for when the stable_id has a credential; a present assertion must verify.
- * - `required`: every /verify must carry a valid assertion (see README for a stable_id that has
- *   no credential yet: it is refused with `webauthn_required` until one is registered).
+ * - `required`: every /verify must carry a valid assertion (see docs/passkeys.md for a stable_id that
+ *   has no credential yet: it is refused with `webauthn_required` until one is registered).
  */
 export type WebAuthnMode = 'off' | 'preferred' | 'required';
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { COMPAT_SCRIPT_PATHS } from './compatScripts.js';
 
 /** A file served from memory. */
 export interface StaticFile {
@@ -22,7 +23,8 @@ const TYPES: Record<string, string> = {
 
 /**
  * Reads the built client (dist/client) into memory, keyed by URL path: its top-level files at
- * /<name>, the demo at /demo/<name>, and the demo page also at /. Missing folder: no files.
+ * /<name>, the demo at /demo/<name>, the demo page also at /, and the compatible scripts also at
+ * their services' paths (/recaptcha/api.js...). Missing folder: no files.
  */
 export function loadClientFiles(distDir: string): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
@@ -45,5 +47,9 @@ export function loadClientFiles(distDir: string): Map<string, StaticFile> {
   }
   const page = files.get('/demo/index.html');
   if (page) files.set('/', page);
+  for (const [built, paths] of Object.entries(COMPAT_SCRIPT_PATHS)) {
+    const script = files.get(built);
+    if (script) for (const p of paths) files.set(p, script);
+  }
   return files;
 }

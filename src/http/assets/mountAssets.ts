@@ -7,6 +7,7 @@ import { parseJson } from '../parseJson.js';
 import { readBody } from '../readBody.js';
 import { writeReply } from '../reply.js';
 import { plainFailure } from '../route.js';
+import { COMPAT_SCRIPT_PATHS } from './compatScripts.js';
 import { type VerifyTokenInProcess, demoSignup } from './demoSignup.js';
 import { type StaticFile, loadClientFiles } from './loadClientFiles.js';
 import { SECURITY_HEADERS } from './securityHeaders.js';
@@ -41,14 +42,15 @@ function sendFile(res: HttpResponse, file: StaticFile, ifNoneMatch: string): voi
 
 /**
  * Serves the browser client and the demo: GET / (the demo sign-up page), /ariadne.js (classic
- * script), /ariadne.mjs (ES module), /ariadne-worker.js, /kernel.wasm, their source maps and
- * /demo/*, all read into memory once; and POST /demo/signup, the demo's backend.
+ * script), /ariadne.mjs (ES module), /ariadne-worker.js, /kernel.wasm, the compatible scripts
+ * (/recaptcha/api.js, /1/api.js, /1/secure-api.js, /turnstile/v0/api.js), their source maps
+ * and /demo/*, all read into memory once; and POST /demo/signup, the demo's backend.
  */
 export function mountAssets(app: TemplatedApp, opts: MountAssetsOptions): void {
   const files = loadClientFiles(opts.distDir ?? DEFAULT_DIST);
   const missing = plainFailure(failure('not_found', 'the browser client is not built: npm run build:client'));
   for (const prefix of opts.apiPrefix ? ['', opts.apiPrefix] : ['']) {
-    for (const urlPath of ['/', '/ariadne.js', '/ariadne.mjs', '/ariadne-worker.js', '/kernel.wasm']) {
+    for (const urlPath of ['/', '/ariadne.js', '/ariadne.mjs', '/ariadne-worker.js', '/kernel.wasm', ...Object.values(COMPAT_SCRIPT_PATHS).flat()]) {
       if (!files.has(urlPath)) app.get(prefix + urlPath, (res) => writeReply(res, missing, ANY_ORIGIN));
     }
     for (const [urlPath, file] of files) {

@@ -42,6 +42,10 @@ const MOUNTED_SUMMARIES: Record<string, string> = {
   'get /ariadne-worker.js': "The widget's proof-of-work worker",
   'get /kernel.wasm': 'The kernel (maze, replay, proof of work), as the widget runs it',
   'post /demo/signup': "The demo's backend: redeems the token in-process",
+  'get /recaptcha/api.js': "The widget behind reCAPTCHA v2's browser API (window.grecaptcha)",
+  'get /1/api.js': "The widget behind hCaptcha's browser API (window.hcaptcha, and window.grecaptcha unless recaptchacompat=off)",
+  'get /1/secure-api.js': 'The same script as /1/api.js, at the path of hCaptcha\'s secure-api loader option',
+  'get /turnstile/v0/api.js': "The widget behind Turnstile's browser API (window.turnstile)",
 };
 
 const version = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -88,27 +92,36 @@ export function buildOpenApiDocument(input: OpenApiInput): Json {
 }
 
 function postOperation(route: PostRoute): Json {
-  const schema = plain(route.check.Schema());
+  const schema = requestSchema(route);
   const content: Json = { 'application/json': { schema } };
   if (route.form === true) content['application/x-www-form-urlencoded'] = { schema };
   const codes = [...route.errors, ...EVERY_POST, ...(route.bucket === undefined ? [] : (['rate_limited'] as const))];
+  const answers = [...okAnswers(route), ...(route.variant === undefined ? [] : okAnswers(route.variant.route))];
   const responses: Record<string, Json> = {
     '200': {
-      description: route.verdicts === undefined ? 'Success' : 'Success, or a verdict with success: false',
-      content: {
-        'application/json': {
-          schema:
-            route.verdicts === undefined
-              ? plain(route.success)
-              : { oneOf: [plain(route.success), withCodes(route.failure, route.verdicts)] },
-        },
-      },
+      description: route.verdicts === undefined && route.alwaysOk === undefined ? 'Success' : 'Success, or a verdict with success: false',
+      content: { 'application/json': { schema: answers.length === 1 ? answers[0] : { oneOf: answers } } },
     },
-    ...failureResponses(route.failure, codes),
+    ...(route.alwaysOk === true ? {} : failureResponses(route.failure, codes)),
   };
   const operation: Json = { operationId: operationId('post', route.path), summary: route.summary, requestBody: { required: true, content }, responses };
-  if (route.path === '/siteverify') operation.security = [{ siteSecret: [] }, { operatorToken: [] }, {}];
+  if (route.variant !== undefined) operation.description = route.variant.rule;
+  if (route.bySecret === true) operation.security = [{ siteSecret: [] }, { operatorToken: [] }, {}];
   return operation;
+}
+
+/** The request body: the route's schema, with the fields of its variant's shape added (its own win). */
+function requestSchema(route: PostRoute): Json {
+  const schema = plain(route.check.Schema());
+  if (route.variant === undefined) return schema;
+  const other = plain(route.variant.route.check.Schema());
+  return { ...schema, properties: { ...(other.properties as Json), ...(schema.properties as Json) }, description: route.variant.rule };
+}
+
+/** The schemas of a route's HTTP 200 answers: its success, and its verdicts or (alwaysOk) every refusal. */
+function okAnswers(route: PostRoute): Json[] {
+  if (route.alwaysOk === true) return [plain(route.success), plain(route.failure)];
+  return route.verdicts === undefined ? [plain(route.success)] : [plain(route.success), withCodes(route.failure, route.verdicts)];
 }
 
 function getOperation(route: GetRoute): Json {

@@ -23,16 +23,28 @@ const siteverifyFailure = (f: Failure) => failureReply(f, { score: 0, error: f.c
 
 const UNAUTHORIZED = { ...siteverifyFailure({ code: 'unauthorized' }), headers: BEARER_CHALLENGE };
 
+/** hCaptcha's backends post `response` where Ariadne's post `token`: a body with the one and not the other is theirs. */
+const HCAPTCHA_RULE = 'A body with `response` and without `token` is answered in hCaptcha\'s shape (always HTTP 200)';
+const isHcaptchaBody = (body: unknown): boolean =>
+  typeof body === 'object' && body !== null && Object.hasOwn(body, 'response') && !Object.hasOwn(body, 'token');
+
 /**
  * `callerOf` tells who presents a secret (the `secret` field first, else the bearer token);
- * a secret that opens nothing is 401.
+ * a secret that opens nothing is 401. `hcaptcha` answers the bodies of hCaptcha's backends,
+ * which post to the same path.
  */
-export function siteverifyRoute(schemas: Schemas, callerOf: (secret: string | undefined) => SiteverifyCaller | undefined): PostRoute {
+export function siteverifyRoute(
+  schemas: Schemas,
+  callerOf: (secret: string | undefined) => SiteverifyCaller | undefined,
+  hcaptcha: PostRoute,
+): PostRoute {
   return {
     path: '/siteverify',
     summary: "Redeem a session token once, from the site's backend (with its secret)",
     check: schemas.siteverify,
     form: true,
+    bySecret: true,
+    variant: { selects: isHcaptchaBody, route: hcaptcha, rule: HCAPTCHA_RULE },
     success: SiteverifySuccess,
     failure: SiteverifyFailure,
     errors: ['unauthorized', 'missing_input'],

@@ -1,5 +1,4 @@
-import type { Redis } from 'ioredis';
-import { connectRedis } from '../redis/connectRedis.js';
+import { type RedisClient, connectRedis } from '../redis/connectRedis.js';
 import { defineScripts } from '../redis/helpers/defineScripts.js';
 import { readInfo } from '../redis/helpers/readInfo.js';
 import { closeRedis } from '../redis/helpers/closeRedis.js';
@@ -21,7 +20,7 @@ const SCRIPTS = { addCredentialWithinCap, advanceCounterForward, readUserCredent
  * (`everysec` can lose the last second of registrations and counter moves on a crash).
  */
 export class RedisCredentialStore implements CredentialStore {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #scripts: ReturnType<typeof defineScripts<typeof SCRIPTS>>;
   readonly #keyOf: (id: string) => string;
   readonly #userKey: (siteKey: string, stableId: string) => string;
@@ -41,7 +40,7 @@ export class RedisCredentialStore implements CredentialStore {
     return { store, durable };
   }
 
-  private constructor(redis: Redis, prefix: string) {
+  private constructor(redis: RedisClient, prefix: string) {
     this.#redis = redis;
     this.#scripts = defineScripts(redis, SCRIPTS);
     const tag = `${prefix}{credentials}:`;

@@ -1,4 +1,5 @@
 import type { ScriptCall } from './helpers/defineScripts.js';
+import { ONE_SLOT, type SlotOf, sendPerSlot } from './helpers/sendPerSlot.js';
 import { type ItemOutcome, TurnBatcher } from './helpers/TurnBatcher.js';
 import { encodeConsumes } from './scripts/consumeEachOnce.js';
 
@@ -29,13 +30,14 @@ const VERDICT_LETTERS = /^[fau]*$/;
  * Gathers the consumes made in the same event-loop turn into one consumeEachOnce call, grouped by
  * shard and by the fence value each was read with (a fence adopted within the turn makes a second
  * group of that shard): the same guarantee for each marker, one command for the lot instead of one
- * per request. Each caller gets its own marker's verdict.
+ * per request (on a Redis Cluster, one per slot: a shard is one hash tag). Each caller gets its
+ * own marker's verdict.
  */
 export class ConsumeBatcher {
   readonly #batcher: TurnBatcher<Consume, ConsumeReply>;
 
-  constructor(consumeEachOnce: ScriptCall) {
-    this.#batcher = new TurnBatcher((consumes) => sendConsumes(consumeEachOnce, consumes));
+  constructor(consumeEachOnce: ScriptCall, slotOf: SlotOf = ONE_SLOT) {
+    this.#batcher = new TurnBatcher((consumes) => sendConsumes(consumeEachOnce, slotOf, consumes));
   }
 
   consume(fenceKey: string, fence: string, marker: string, ttlMs: number, tag: string): Promise<ConsumeReply> {
@@ -43,8 +45,21 @@ export class ConsumeBatcher {
   }
 }
 
-async function sendConsumes(consumeEachOnce: ScriptCall, consumes: readonly Consume[]): Promise<ItemOutcome<ConsumeReply>[]> {
+async function sendConsumes(consumeEachOnce: ScriptCall, slotOf: SlotOf, consumes: readonly Consume[]): Promise<ItemOutcome<ConsumeReply>[]> {
   const groups = groupByFence(consumes);
+  const replies = await sendPerSlot(groups, (g) => slotOf(g.fenceKey), (ofSlot) => sendGroups(consumeEachOnce, ofSlot));
+  const outcomes = new Array<ItemOutcome<ConsumeReply>>(consumes.length);
+  for (let i = 0; i < groups.length; i++) {
+    const { positions } = groups[i]!;
+    const reply = replies[i];
+    const verdicts = reply instanceof Error ? new Array<Error>(positions.length).fill(reply) : verdictsOf(reply, positions.length);
+    for (let j = 0; j < positions.length; j++) outcomes[positions[j]!] = verdicts[j]!;
+  }
+  return outcomes;
+}
+
+/** One consumeEachOnce call for `groups` (all in one slot): each group's reply, unread. */
+async function sendGroups(consumeEachOnce: ScriptCall, groups: readonly Group[]): Promise<unknown[]> {
   const keys: string[] = [];
   for (const group of groups) {
     keys.push(group.fenceKey);
@@ -52,13 +67,7 @@ async function sendConsumes(consumeEachOnce: ScriptCall, consumes: readonly Cons
   }
   const replies = await consumeEachOnce(keys, [encodeConsumes(groups)]);
   if (!Array.isArray(replies) || replies.length !== groups.length) throw new Error(`unexpected consume reply ${JSON.stringify(replies)}`);
-  const outcomes = new Array<ItemOutcome<ConsumeReply>>(consumes.length);
-  for (let i = 0; i < groups.length; i++) {
-    const { positions } = groups[i]!;
-    const verdicts = verdictsOf(replies[i], positions.length);
-    for (let j = 0; j < positions.length; j++) outcomes[positions[j]!] = verdicts[j]!;
-  }
-  return outcomes;
+  return replies as unknown[];
 }
 
 function groupByFence(consumes: readonly Consume[]): Group[] {

@@ -1,4 +1,5 @@
 import type { ScriptCall } from './helpers/defineScripts.js';
+import { ONE_SLOT, type SlotOf, sendPerSlot } from './helpers/sendPerSlot.js';
 import { type ItemOutcome, TurnBatcher } from './helpers/TurnBatcher.js';
 import { encodeCounts } from './scripts/countEachInWindow.js';
 
@@ -10,14 +11,14 @@ interface Increment {
 
 /**
  * Gathers the increments made in the same event-loop turn (the rate limits of the requests that
- * arrived together) into one countEachInWindow call: one command and one write for the lot. Each caller
- * gets its own counter's count.
+ * arrived together) into one countEachInWindow call (on a Redis Cluster, one per slot): one command
+ * and one write for the lot. Each caller gets its own counter's count.
  */
 export class IncrementBatcher {
   readonly #batcher: TurnBatcher<Increment, number>;
 
-  constructor(countEachInWindow: ScriptCall) {
-    this.#batcher = new TurnBatcher((increments) => sendIncrements(countEachInWindow, increments));
+  constructor(countEachInWindow: ScriptCall, slotOf: SlotOf = ONE_SLOT) {
+    this.#batcher = new TurnBatcher((increments) => sendPerSlot(increments, (i) => slotOf(i.counter), (ofSlot) => sendIncrements(countEachInWindow, ofSlot)));
   }
 
   /** Adds `by` (a whole number >= 0; 0 reads) to `counter`, which lives `windowMs` (>= 1) from its first use. */

@@ -1,4 +1,5 @@
 import type { ScriptCall } from './helpers/defineScripts.js';
+import { ONE_SLOT, type SlotOf, sendPerSlot } from './helpers/sendPerSlot.js';
 import { type ItemOutcome, TurnBatcher } from './helpers/TurnBatcher.js';
 import { encodeCaps } from './scripts/appendEachCapped.js';
 
@@ -12,16 +13,17 @@ interface Append {
 /**
  * Gathers the list reads and the list appends made in the same event-loop turn (the duplicate-
  * trace lookups and memories of the requests that arrived together) into one readEachList and one
- * appendEachCapped call: one command each for the lot instead of one per request. Each caller
+ * appendEachCapped call (on a Redis Cluster, one per slot): one command each for the lot instead of
+ * one per request. Each caller
  * gets its own lists, or its own append's completion.
  */
 export class ListBatcher {
   readonly #reads: TurnBatcher<readonly string[], Buffer[][]>;
   readonly #appends: TurnBatcher<Append, true>;
 
-  constructor(scripts: { readEachList: ScriptCall; appendEachCapped: ScriptCall }) {
-    this.#reads = new TurnBatcher((reads) => sendReads(scripts.readEachList, reads));
-    this.#appends = new TurnBatcher((appends) => sendAppends(scripts.appendEachCapped, appends));
+  constructor(scripts: { readEachList: ScriptCall; appendEachCapped: ScriptCall }, slotOf: SlotOf = ONE_SLOT) {
+    this.#reads = new TurnBatcher((reads) => sendReads(scripts.readEachList, slotOf, reads));
+    this.#appends = new TurnBatcher((appends) => sendPerSlot(appends, (a) => slotOf(a.list), (ofSlot) => sendAppends(scripts.appendEachCapped, ofSlot)));
   }
 
   /** The items of each of `lists`, oldest first. */
@@ -35,14 +37,22 @@ export class ListBatcher {
   }
 }
 
-async function sendReads(readEachList: ScriptCall, reads: readonly (readonly string[])[]): Promise<ItemOutcome<Buffer[][]>[]> {
-  const replies = await readEachList(reads.flat(), []);
-  const total = reads.reduce((n, lists) => n + lists.length, 0);
-  if (!Array.isArray(replies) || replies.length !== total || !replies.every((r) => Array.isArray(r) && r.every(Buffer.isBuffer))) {
+/** The lists of each read; a read one of whose lists could not be read fails. */
+async function sendReads(readEachList: ScriptCall, slotOf: SlotOf, reads: readonly (readonly string[])[]): Promise<ItemOutcome<Buffer[][]>[]> {
+  const lists = await sendPerSlot(reads.flat(), slotOf, (keys) => readListsInOneCall(readEachList, keys));
+  let at = 0;
+  return reads.map((keys) => {
+    const ofRead = lists.slice(at, (at += keys.length));
+    return ofRead.find((l): l is Error => l instanceof Error) ?? (ofRead as Buffer[][]);
+  });
+}
+
+async function readListsInOneCall(readEachList: ScriptCall, keys: readonly string[]): Promise<Buffer[][]> {
+  const replies = await readEachList(keys, []);
+  if (!Array.isArray(replies) || replies.length !== keys.length || !replies.every((r) => Array.isArray(r) && r.every(Buffer.isBuffer))) {
     throw new Error('unexpected list reply');
   }
-  let at = 0;
-  return reads.map((lists) => replies.slice(at, (at += lists.length)) as Buffer[][]);
+  return replies as Buffer[][];
 }
 
 async function sendAppends(appendEachCapped: ScriptCall, appends: readonly Append[]): Promise<ItemOutcome<true>[]> {

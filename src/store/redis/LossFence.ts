@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { StoreUnavailableError } from '../Store.js';
 import type { ScriptCall } from './helpers/defineScripts.js';
-import { readInfo } from './helpers/readInfo.js';
 
 export interface LossFenceOptions {
   /** The fence key of each shard (each in its shard's hash tag). */
@@ -14,73 +12,87 @@ export interface LossFenceOptions {
   now: () => number;
 }
 
+/** What this node saw the fences go through, since it started (for /metrics). */
+export interface FenceEvents {
+  /** Fences this node replaced: gone with the data they guarded ('lost') or of another Redis process ('process'). */
+  replaced: { lost: number; process: number };
+  /** New Redis processes the fences came to name after the first: failovers and restarts seen by this node. */
+  processChanges: number;
+}
+
+/** One shard's state. */
+interface Shard {
+  /** The fence to send with a consume, once opened. */
+  fence: string | undefined;
+  /** Why the last opening failed, while it did. */
+  problem: string | undefined;
+  /** Epoch ms since which the shard's markers are whole. */
+  since: number;
+}
+
 /**
- * What this node knows about the completeness of the markers in Redis.
+ * What this node knows about the completeness of the markers in Redis, shard by shard.
  *
  * Each shard of markers has a fence key, `epoch|sinceMs|runId`, without a TTL. Every consume sends
  * the fence it knows and the script refuses to write when the fence differs, so a loss that takes
  * the fence with it (a restart without persistence, FLUSHALL, SWAPDB) is seen atomically by the
  * first consume after it. A loss that keeps the fence (a failover to a replica that had not yet
  * received the newest markers, a restart whose AOF lost its last second) changes the Redis process
- * instead: the fence records the run_id of the process it was written under, and after every
- * (re)connection, and every second, this node compares it with the run_id of the process answering
- * now; a different one replaces the fence. Whoever replaces a fence stamps it with its own clock
- * plus the clock skew, and every node adopts the newest stamp as `since()`: anything issued before
- * is refused.
+ * instead: the fence records the run_id of the process it was opened under, and the consume script
+ * refuses a fence of another process than the one running it, so the first consume there makes
+ * this node open the fence again (openFence replaces it), and so does the check every second.
+ * Whoever replaces a fence stamps it with its own clock plus the clock skew, and every node adopts
+ * the newest stamp of each shard as that shard's `since`: anything issued before is refused.
+ *
+ * Shards are opened independently: on a Redis Cluster a shard whose primary is down is refused
+ * (503) while the others go on.
  */
 export class LossFence {
-  readonly #redis: Redis;
   readonly #opts: LossFenceOptions;
-  readonly #known: (string | undefined)[];
-  #since = 0;
-  /** True once the server answering on the current connection was checked. */
-  #checked = false;
+  readonly #shards: Shard[];
+  readonly events: FenceEvents = { replaced: { lost: 0, process: 0 }, processChanges: 0 };
   #checking: Promise<void> | undefined;
   #checksStarted = 0;
-  /** Why the last check failed, while it did. */
-  #problem: string | undefined = 'not checked yet';
+  /** The run_ids of the Redis processes the fences were seen under. */
+  readonly #processes = new Set<string>();
 
-  constructor(redis: Redis, opts: LossFenceOptions) {
-    this.#redis = redis;
+  constructor(opts: LossFenceOptions) {
     this.#opts = opts;
-    this.#known = opts.fenceKeys.map(() => undefined);
-    // A new connection may lead to another server: nothing is consumed before it is checked.
-    redis.on('close', () => {
-      this.#checked = false;
-    });
+    this.#shards = opts.fenceKeys.map(() => ({ fence: undefined, problem: 'not checked yet', since: 0 }));
   }
 
-  since(): number {
-    return this.#since;
+  /** Epoch ms since which the markers of `shard` are whole. */
+  since(shard: number): number {
+    return this.#shards[shard]!.since;
   }
 
-  /** Why markers cannot be trusted now, or undefined when they can. */
-  get problem(): string | undefined {
-    return this.#checked ? this.#problem : (this.#problem ?? 'connection not checked yet');
+  /** The latest `since` of every shard. */
+  latestSince(): number {
+    return Math.max(...this.#shards.map((s) => s.since));
   }
 
-  /**
-   * The fence of `shard` to send with a consume, once this connection's server was checked and
-   * while the last check found nothing wrong (else it checks again, and fails with it).
-   */
+  /** Per shard, why its markers cannot be used now (undefined when they can). */
+  problems(): (string | undefined)[] {
+    return this.#shards.map((s) => s.problem);
+  }
+
+  /** The fence of `shard` to send with a consume; opens it first when the last opening failed. */
   async known(shard: number): Promise<string> {
     const ready = this.ready(shard);
     if (ready !== undefined) return ready;
-    if (!this.#checked || this.#problem !== undefined) {
-      if (this.#redis.status !== 'ready') throw new StoreUnavailableError(`Redis is not connected (${this.#redis.status})`);
-      await this.check();
-    }
-    const fence = this.#known[shard];
-    if (fence === undefined) throw new StoreUnavailableError(this.#problem ?? 'no loss fence');
-    return fence;
+    await this.check();
+    const s = this.#shards[shard]!;
+    if (s.problem !== undefined || s.fence === undefined) throw new StoreUnavailableError(s.problem ?? 'no loss fence');
+    return s.fence;
   }
 
   /** The fence of `shard` when it can be sent now, without a check first (see `known`). */
   ready(shard: number): string | undefined {
-    return this.#checked && this.#problem === undefined ? this.#known[shard] : undefined;
+    const s = this.#shards[shard]!;
+    return s.problem === undefined ? s.fence : undefined;
   }
 
-  /** A consume found `found` in place of the fence this node knew for `shard`. */
+  /** A consume found `found` in place of the fence this node knew for `shard` (null: none, or another process's). */
   async moved(shard: number, found: string | null): Promise<void> {
     if (found !== null && this.#adopt(shard, found)) return;
     // A check already running may have read the fences before they went: wait for one that
@@ -88,11 +100,14 @@ export class LossFence {
     const seen = this.#checksStarted;
     while (this.#checking !== undefined && this.#checksStarted === seen) await this.#checking.catch(() => undefined);
     await this.check();
+    const s = this.#shards[shard]!;
+    if (s.problem !== undefined) throw new StoreUnavailableError(s.problem);
   }
 
   /**
-   * Reads the answering server's run_id and opens every shard's fence under it (replacing what a
-   * loss or another process left). Concurrent calls share one check.
+   * Opens every shard's fence under the process that holds it now (replacing what a loss or
+   * another process left), each on its own: a shard that cannot be opened keeps its problem, the
+   * others go on. Concurrent calls share one check.
    */
   check(): Promise<void> {
     if (this.#checking === undefined) {
@@ -105,30 +120,36 @@ export class LossFence {
   }
 
   async #runCheck(): Promise<void> {
-    try {
-      const info = await readInfo(this.#redis);
-      if (info.maxmemory > 0 && info.maxmemoryPolicy !== 'noeviction') {
-        throw new StoreUnavailableError(
-          `Redis maxmemory-policy is ${info.maxmemoryPolicy}: it may evict single-use markers; set maxmemory-policy noeviction`,
-        );
-      }
-      const candidate = `${randomBytes(8).toString('hex')}|${this.#opts.now() + this.#opts.clockSkewMs}|${info.runId}`;
-      const fences = await Promise.all(this.#opts.fenceKeys.map((key) => this.#opts.openFence([key], [candidate, info.runId])));
-      fences.forEach((fence, shard) => this.#adopt(shard, String(fence)));
-      this.#checked = true;
-      this.#problem = undefined;
-    } catch (e) {
-      this.#problem = e instanceof Error ? e.message : String(e);
-      throw e instanceof StoreUnavailableError ? e : new StoreUnavailableError(this.#problem, { cause: e });
-    }
+    const candidate = `${randomBytes(8).toString('hex')}|${this.#opts.now() + this.#opts.clockSkewMs}`;
+    await Promise.all(
+      this.#opts.fenceKeys.map(async (key, shard) => {
+        const s = this.#shards[shard]!;
+        try {
+          const reply = await this.#opts.openFence([key], [candidate]);
+          if (!Array.isArray(reply) || typeof reply[0] !== 'string') throw new Error(`unexpected fence reply ${JSON.stringify(reply)}`);
+          const why: unknown = reply[1];
+          if (why === 'lost' || why === 'process') this.events.replaced[why]++;
+          if (!this.#adopt(shard, reply[0])) throw new Error(`unreadable fence ${JSON.stringify(reply[0])}`);
+          s.problem = undefined;
+        } catch (e) {
+          s.problem = e instanceof Error ? e.message.replace(/^ERR /, '') : String(e);
+        }
+      }),
+    );
   }
 
   /** Takes `fence` as the shard's current one; false when it is not a fence. */
   #adopt(shard: number, fence: string): boolean {
-    const since = Number(fence.split('|')[1]);
-    if (!Number.isFinite(since)) return false;
-    this.#known[shard] = fence;
-    if (since > this.#since) this.#since = since;
+    const [, sinceText, runId] = fence.split('|');
+    const since = Number(sinceText);
+    if (!Number.isFinite(since) || runId === undefined) return false;
+    const s = this.#shards[shard]!;
+    if (!this.#processes.has(runId)) {
+      if (s.fence !== undefined) this.events.processChanges++;
+      this.#processes.add(runId);
+    }
+    s.fence = fence;
+    if (since > s.since) s.since = since;
     return true;
   }
 }

@@ -1,13 +1,15 @@
-import type { Redis } from 'ioredis';
+import calculateSlot from 'cluster-key-slot';
+import { Cluster } from 'ioredis';
 import type { RedisConfig } from '../parseStoreConfig.js';
-import { type ConsumeResult, type Lifetime, type Store, type StoreHealth, StoreUnavailableError } from '../Store.js';
+import { type ConsumeResult, type Lifetime, type Store, type StoreEvents, type StoreHealth, StoreUnavailableError } from '../Store.js';
 import { ConsumeBatcher } from './ConsumeBatcher.js';
 import { IncrementBatcher } from './IncrementBatcher.js';
 import { ListBatcher } from './ListBatcher.js';
 import { LossFence } from './LossFence.js';
-import { connectRedis } from './connectRedis.js';
+import { type RedisClient, connectRedis } from './connectRedis.js';
 import { closeRedis } from './helpers/closeRedis.js';
 import { defineScripts } from './helpers/defineScripts.js';
+import { ONE_SLOT } from './helpers/sendPerSlot.js';
 import { unavailable } from './helpers/unavailable.js';
 import { appendEachCapped } from './scripts/appendEachCapped.js';
 import { consumeEachOnce } from './scripts/consumeEachOnce.js';
@@ -40,7 +42,7 @@ const SCRIPTS = { consumeEachOnce, countEachInWindow, appendEachCapped, readEach
  * StoreUnavailableError at once or within the timeout; the client reconnects by itself.
  */
 export class RedisStore implements Store {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #scripts: ReturnType<typeof defineScripts<typeof SCRIPTS>>;
   readonly #fence: LossFence;
   readonly #consumes: ConsumeBatcher;
@@ -52,6 +54,9 @@ export class RedisStore implements Store {
   readonly #markerPrefixes: readonly string[];
   readonly #now: () => number;
   readonly #timer: NodeJS.Timeout;
+  /** On a Cluster: the primary of each slot at the last look, and how many slots changed primary since the first. */
+  #slotPrimaries: readonly (string | undefined)[] = [];
+  #slotsMoved = 0;
 
   /** Connects and checks the server; when Redis does not answer in time, starts anyway (503s until it does). */
   static async open(opts: RedisStoreOptions): Promise<RedisStore> {
@@ -61,18 +66,21 @@ export class RedisStore implements Store {
     return store;
   }
 
-  private constructor(opts: RedisStoreOptions, redis: Redis) {
+  private constructor(opts: RedisStoreOptions, redis: RedisClient) {
     this.#redis = redis;
     this.#prefix = opts.prefix;
     this.#now = opts.now ?? Date.now;
     this.#scripts = defineScripts(redis, SCRIPTS);
     this.#fenceKeys = Array.from({ length: MARKER_SHARDS }, (_, shard) => `${this.#prefix}{m${shard}}:fence`);
     this.#markerPrefixes = Array.from({ length: MARKER_SHARDS }, (_, shard) => `${this.#prefix}{m${shard}}:marker:`);
-    this.#consumes = new ConsumeBatcher(this.#scripts.consumeEachOnce);
-    this.#increments = new IncrementBatcher(this.#scripts.countEachInWindow);
-    this.#lists = new ListBatcher(this.#scripts);
-    this.#fence = new LossFence(redis, { fenceKeys: this.#fenceKeys, openFence: this.#scripts.openFence, clockSkewMs: opts.clockSkewMs, now: this.#now });
+    // On a Cluster every call is split by slot; one Redis takes any keys in one call.
+    const slotOf = redis instanceof Cluster ? calculateSlot : ONE_SLOT;
+    this.#consumes = new ConsumeBatcher(this.#scripts.consumeEachOnce, slotOf);
+    this.#increments = new IncrementBatcher(this.#scripts.countEachInWindow, slotOf);
+    this.#lists = new ListBatcher(this.#scripts, slotOf);
+    this.#fence = new LossFence({ fenceKeys: this.#fenceKeys, openFence: this.#scripts.openFence, clockSkewMs: opts.clockSkewMs, now: this.#now });
     redis.on('ready', () => void this.#fence.check().catch(() => undefined));
+    if (redis instanceof Cluster) redis.on('refresh', () => this.#countSlotMoves(redis));
     this.#timer = setInterval(() => {
       if (redis.status === 'ready') void this.#fence.check().catch(() => undefined);
     }, opts.checkIntervalMs ?? 1_000);
@@ -91,7 +99,7 @@ export class RedisStore implements Store {
    */
   #consumeIn(shard: number, marker: string, life: Lifetime, tag: string, attempt: number): Promise<ConsumeResult> {
     if (attempt === 3) return Promise.reject(new StoreUnavailableError('the loss fence kept moving'));
-    if (life.issuedAt < this.#fence.since()) return Promise.resolve('used');
+    if (life.issuedAt < this.#fence.since(shard)) return Promise.resolve('used');
     const fenceKey = this.#fenceKeys[shard]!;
     const ttl = Math.max(1, Math.ceil(life.expiresAt - this.#now()));
     const ready = this.#fence.ready(shard);
@@ -120,19 +128,65 @@ export class RedisStore implements Store {
   }
 
   since(): number {
-    return this.#fence.since();
+    return this.#fence.latestSince();
   }
 
+  events(): StoreEvents {
+    const { replaced, processChanges } = this.#fence.events;
+    return { failoversSeen: processChanges, fenceReplacements: { ...replaced }, slotsMoved: this.#slotsMoved };
+  }
+
+  /** After ioredis read the Cluster's slots again: counts the slots now served by another primary. */
+  #countSlotMoves(cluster: Cluster): void {
+    const now = Array.from({ length: 16_384 }, (_, slot) => cluster.slots[slot]?.[0]);
+    if (this.#slotPrimaries.length > 0) {
+      for (let slot = 0; slot < now.length; slot++) if (now[slot] !== undefined && now[slot] !== this.#slotPrimaries[slot]) this.#slotsMoved++;
+    }
+    this.#slotPrimaries = now;
+  }
+
+  /**
+   * Not ok when no shard of markers can be used (Redis down, or every primary of a Cluster).
+   * When only some can (a Cluster primary down), ok with `down`: what is down and why, by primary
+   * and slot; every node sees the same Cluster, so taking them all out of a load balancer would
+   * only turn a partial outage into a whole one.
+   */
   async health(): Promise<StoreHealth> {
     if (this.#redis.status !== 'ready') return { ok: false, detail: `redis: ${this.#redis.status}` };
-    const problem = this.#fence.problem;
-    if (problem !== undefined) return { ok: false, detail: `redis: ${problem}` };
-    try {
-      await this.#redis.ping();
-      return { ok: true };
-    } catch (e) {
-      return { ok: false, detail: `redis: ${e instanceof Error ? e.message : String(e)}` };
+    const down = this.#downParts();
+    // One Redis: is it answering right now? A Cluster's PING would go to any one node; its
+    // primaries are checked shard by shard every second instead (the fences).
+    if (!(this.#redis instanceof Cluster)) {
+      const ping = await this.#redis.ping().then(
+        () => undefined,
+        (e: unknown) => (e instanceof Error ? e.message : String(e)),
+      );
+      if (ping !== undefined) return { ok: false, detail: `redis: ${ping}` };
     }
+    if (down.length === 0) return { ok: true };
+    const every = down.reduce((n, d) => n + d.shards, 0) === MARKER_SHARDS;
+    const detail = `redis: ${down.map((d) => `${d.part}: ${d.problem}`).join('; ')}`;
+    return every ? { ok: false, detail } : { ok: true, detail, down: down.map(({ part, problem }) => ({ part, problem })) };
+  }
+
+  /** The shards that cannot be used now, grouped by the primary that holds them and why. */
+  #downParts(): { part: string; problem: string; shards: number }[] {
+    const parts = new Map<string, { shards: number[]; slots: number[]; problem: string; node: string | undefined }>();
+    this.#fence.problems().forEach((problem, shard) => {
+      if (problem === undefined) return;
+      const slot = calculateSlot(this.#fenceKeys[shard]!);
+      const node = this.#redis instanceof Cluster ? (this.#redis.slots[slot]?.[0] ?? 'no node') : undefined;
+      const at = `${node ?? ''}\n${problem}`;
+      let part = parts.get(at);
+      if (part === undefined) parts.set(at, (part = { shards: [], slots: [], problem, node }));
+      part.shards.push(shard);
+      part.slots.push(slot);
+    });
+    return Array.from(parts.values(), ({ shards, slots, problem, node }) => ({
+      part: `${node === undefined ? '' : `primary ${node}, `}marker shards ${shards.join(',')}${node === undefined ? '' : ` (slots ${slots.join(',')})`}`,
+      problem,
+      shards: shards.length,
+    }));
   }
 
   async close(): Promise<void> {
@@ -147,8 +201,8 @@ export class RedisStore implements Store {
  */
 const charCodeAt = String.prototype.charCodeAt;
 
-/** FNV-1a of the key, to pick its shard. */
-function shardOf(key: string): number {
+/** FNV-1a of the key, to pick its shard (exported for the tests that need to know where a marker lives). */
+export function shardOf(key: string): number {
   let h = 0x811c9dc5;
   const length = key.length;
   for (let i = 0; i < length; i++) h = Math.imul(h ^ charCodeAt.call(key, i), 0x01000193);

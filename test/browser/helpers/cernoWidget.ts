@@ -2,9 +2,8 @@
 // memory from node_modules, rendered by React, its callbacks recorded on `window.cerno`.
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { build } from 'esbuild';
 import type { Page, Request, Response } from 'playwright-core';
-import { repoRoot } from './server.js';
+import { bundleForBrowser } from './bundle.js';
 
 /** The widget's maze canvas (its only canvas, labelled by the widget). */
 export const CERNO_CANVAS = 'canvas[aria-label^="Maze puzzle"]';
@@ -44,16 +43,7 @@ let bundle: Promise<string> | undefined;
 
 /** The widget, React and ReactDOM in one ES module (built once per test file, never written). */
 export function cernoBundle(): Promise<string> {
-  bundle ??= build({
-    stdin: { contents: ENTRY, resolveDir: repoRoot, loader: 'js' },
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    logLevel: 'silent',
-  }).then((r) => r.outputFiles[0]!.text);
+  bundle ??= bundleForBrowser(ENTRY);
   return bundle;
 }
 

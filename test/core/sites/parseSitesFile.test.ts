@@ -14,7 +14,7 @@ const errorsOf = (file: unknown) => {
 };
 
 describe('parseSitesFile', () => {
-  it("reads the README's complete example, every field resolved over the server-wide policy", () => {
+  it("reads the complete example of docs/operating.md, every field resolved over the server-wide policy", () => {
     const r = parse(readFileSync(new URL('../../../docs/sites.example.json', import.meta.url), 'utf8'));
     if (!r.ok) throw new Error(r.errors.join('\n'));
     const [shop, forum, staging] = r.snapshot.sites!;

@@ -92,6 +92,25 @@ describe('GET /openapi.json', () => {
     expect(siteverify.requestBody.content['application/json'].schema.properties.idempotency_key.pattern).toBe('^[A-Za-z0-9._:-]{1,64}$');
   });
 
+  it("lists the reCAPTCHA, hCaptcha and Turnstile shapes of siteverify, each answering only 200", () => {
+    for (const path of ['/recaptcha/api/siteverify', '/turnstile/v0/siteverify']) {
+      const op = doc.paths[path].post;
+      expect(Object.keys(op.responses)).toEqual(['200']);
+      expect(Object.keys(op.requestBody.content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+      expect(op.requestBody.content['application/json'].schema.properties.response).toBeDefined();
+      expect(op.security).toBeDefined();
+      expect(doc.paths[path].servers.map((s: { url: string }) => s.url)).toEqual(['/', '/api/captcha']);
+    }
+    const refusal = (path: string, status = '200') =>
+      doc.paths[path].post.responses[status].content['application/json'].schema.oneOf.at(-1).properties['error-codes'].items.anyOf.map((c: any) => c.const);
+    expect(refusal('/recaptcha/api/siteverify')).toEqual(expect.arrayContaining(['missing-input-secret', 'timeout-or-duplicate', 'bad-request']));
+    expect(refusal('/turnstile/v0/siteverify')).toEqual(expect.arrayContaining(['invalid-input-response', 'timeout-or-duplicate', 'internal-error']));
+    const siteverify = doc.paths['/siteverify'].post;
+    expect(refusal('/siteverify')).toEqual(expect.arrayContaining(['already-seen-response', 'sitekey-secret-mismatch', 'expired-input-response']));
+    expect(siteverify.description).toMatch(/`response`/);
+    expect(siteverify.requestBody.content['application/json'].schema.properties.response).toBeDefined();
+  });
+
   it("real answers conform to the document's schemas", async () => {
     const ch = await postJson(server.at('/challenge'), { site_key: 'doc-site' });
     conforms('/challenge', 'post', 200, ch.body);
@@ -114,6 +133,18 @@ describe('GET /openapi.json', () => {
     conforms('/siteverify', 'post', 400, (await postJson(server.at('/siteverify'), {}, auth)).body);
     conforms('/siteverify', 'post', 401, (await postJson(server.at('/siteverify'), { token: 'x', session_id: 's' })).body);
     conforms('/siteverify', 'post', 200, (await postJson(server.at('/siteverify'), { token: 'x', session_id: 's', secret: 'test-secret-always-pass' })).body);
+
+    for (const path of ['/recaptcha/api/siteverify', '/siteverify', '/turnstile/v0/siteverify']) {
+      const ch3 = (await postJson(server.at('/challenge'), { site_key: 'doc-site' })).body;
+      const compatToken = (await postVerify(server, buildSubmission(server.kernel, ch3, { sessionId: 'hidden' }))).body.token;
+      const compat = await postJson(server.at(path), { secret: OPERATOR, response: compatToken, remoteip: '' });
+      expect(compat.body.success, path).toBe(true);
+      conforms(path, 'post', 200, compat.body);
+      conforms(path, 'post', 200, (await postJson(server.at(path), { secret: OPERATOR, response: compatToken })).body);
+      conforms(path, 'post', 200, (await postJson(server.at(path), { response: '' })).body);
+      conforms(path, 'post', 200, (await postJson(server.at(path), { secret: 'test-secret-always-pass', response: 'x' })).body);
+      conforms(path, 'post', 200, { ...compat.body, 'error-codes': ['invented-code'] }, false);
+    }
 
     const arm = await postJson(server.at('/probe/arm'), { challenge_id: ch2.id, site_key: 'doc-site', session_id: 's', probe_id: 'p', events: [] });
     conforms('/probe/arm', 'post', 400, arm.body);

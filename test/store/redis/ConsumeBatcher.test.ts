@@ -13,16 +13,21 @@ let server: TestRedis;
 let redis: Redis;
 let calls = 0;
 let counted: ScriptCall;
+/** The run_id of the server: a fence names the process it was opened under. */
+let runId: string;
+const f = (shard: number) => `f${shard}|0|${runId}`;
+const odd = () => `7 é |x|${runId}`;
 
 beforeAll(async () => {
   server = await startRedis();
   redis = new Redis(server.url);
+  runId = /run_id:(\w+)/.exec(await redis.info('server'))![1]!;
   const script = defineScripts(redis, { consumeEachOnce }).consumeEachOnce;
   counted = (keys, args) => {
     calls++;
     return script(keys, args);
   };
-  for (const shard of [0, 1, 2]) await redis.set(`{s${shard}}:fence`, `f${shard}`);
+  for (const shard of [0, 1, 2]) await redis.set(`{s${shard}}:fence`, f(shard));
 });
 afterAll(async () => {
   redis.disconnect();
@@ -35,20 +40,20 @@ describe('ConsumeBatcher', () => {
   it('sends the consumes of several shards made in one turn as one call, each with its own verdict', async () => {
     const batcher = new ConsumeBatcher(counted);
     const before = calls;
-    const first = await Promise.all(Array.from({ length: 30 }, (_, i) => batcher.consume(`{s${i % 3}}:fence`, `f${i % 3}`, marker(i % 3, i), 60_000, '')));
+    const first = await Promise.all(Array.from({ length: 30 }, (_, i) => batcher.consume(`{s${i % 3}}:fence`, f(i % 3), marker(i % 3, i), 60_000, '')));
     expect(calls - before).toBe(1);
     expect(first).toEqual(Array(30).fill('fresh'));
     expect(await redis.exists(...Array.from({ length: 30 }, (_, i) => marker(i % 3, i)))).toBe(30);
 
     // Again in one turn: each used; a tagged one answers `again` to the same tag only.
-    const tagged = await batcher.consume('{s0}:fence', 'f0', marker(0, 100), 60_000, 'key-a');
+    const tagged = await batcher.consume('{s0}:fence', f(0), marker(0, 100), 60_000, 'key-a');
     expect(tagged).toBe('fresh');
     const second = await Promise.all([
-      batcher.consume('{s0}:fence', 'f0', marker(0, 0), 60_000, ''),
-      batcher.consume('{s1}:fence', 'f1', marker(1, 1), 60_000, 'key-a'),
-      batcher.consume('{s0}:fence', 'f0', marker(0, 100), 60_000, 'key-a'),
-      batcher.consume('{s0}:fence', 'f0', marker(0, 100), 60_000, 'key-b'),
-      batcher.consume('{s0}:fence', 'f0', marker(0, 100), 60_000, ''),
+      batcher.consume('{s0}:fence', f(0), marker(0, 0), 60_000, ''),
+      batcher.consume('{s1}:fence', f(1), marker(1, 1), 60_000, 'key-a'),
+      batcher.consume('{s0}:fence', f(0), marker(0, 100), 60_000, 'key-a'),
+      batcher.consume('{s0}:fence', f(0), marker(0, 100), 60_000, 'key-b'),
+      batcher.consume('{s0}:fence', f(0), marker(0, 100), 60_000, ''),
     ]);
     expect(second).toEqual(['used', 'used', 'again', 'used', 'used']);
   });
@@ -58,14 +63,23 @@ describe('ConsumeBatcher', () => {
     const before = calls;
     const replies: ConsumeReply[] = await Promise.all([
       batcher.consume('{s1}:fence', 'stale', marker(1, 200), 60_000, ''),
-      batcher.consume('{s2}:fence', 'f2', marker(2, 201), 60_000, ''),
+      batcher.consume('{s2}:fence', f(2), marker(2, 201), 60_000, ''),
       batcher.consume('{s1}:fence', 'stale', marker(1, 202), 60_000, ''),
-      batcher.consume('{s9}:fence', 'f9', marker(9, 203), 60_000, ''),
+      batcher.consume('{s9}:fence', f(9), marker(9, 203), 60_000, ''),
     ]);
     expect(calls - before).toBe(1);
-    expect(replies).toEqual([{ fence: 'f1' }, 'fresh', { fence: 'f1' }, { fence: null }]);
+    expect(replies).toEqual([{ fence: f(1) }, 'fresh', { fence: f(1) }, { fence: null }]);
     expect(await redis.exists(marker(1, 200), marker(1, 202), marker(9, 203))).toBe(0);
     expect(await redis.exists(marker(2, 201))).toBe(1);
+  });
+
+  it("a fence of another Redis process (a promoted replica's copy, a restart's) is answered as none, writing nothing", async () => {
+    const batcher = new ConsumeBatcher(counted);
+    const elsewhere = `f5|0|${'0'.repeat(40)}`;
+    await redis.set('{s5}:fence', elsewhere);
+    const replies = await Promise.all([batcher.consume('{s5}:fence', elsewhere, marker(5, 250), 60_000, ''), batcher.consume('{s0}:fence', f(0), marker(0, 251), 60_000, '')]);
+    expect(replies).toEqual([{ fence: null }, 'fresh']);
+    expect(await redis.exists(marker(5, 250))).toBe(0);
   });
 
   it('a shard whose fence changes within a turn: each value read is checked as a group of its own in the one call', async () => {
@@ -73,12 +87,12 @@ describe('ConsumeBatcher', () => {
     const before = calls;
     const replies = await Promise.all([
       batcher.consume('{s0}:fence', 'old', marker(0, 300), 60_000, ''),
-      batcher.consume('{s1}:fence', 'f1', marker(1, 301), 60_000, ''),
-      batcher.consume('{s0}:fence', 'f0', marker(0, 302), 60_000, ''),
+      batcher.consume('{s1}:fence', f(1), marker(1, 301), 60_000, ''),
+      batcher.consume('{s0}:fence', f(0), marker(0, 302), 60_000, ''),
       batcher.consume('{s0}:fence', 'old', marker(0, 303), 60_000, ''),
     ]);
     expect(calls - before).toBe(1);
-    expect(replies).toEqual([{ fence: 'f0' }, 'fresh', 'fresh', { fence: 'f0' }]);
+    expect(replies).toEqual([{ fence: f(0) }, 'fresh', 'fresh', { fence: f(0) }]);
     expect(await redis.exists(marker(0, 303))).toBe(0);
     expect(await redis.exists(marker(0, 300))).toBe(0);
     expect(await redis.exists(marker(1, 301), marker(0, 302))).toBe(2);
@@ -86,28 +100,28 @@ describe('ConsumeBatcher', () => {
 
   it('carries tags and fences of any characters (spaces, digits, non-ASCII) intact', async () => {
     const batcher = new ConsumeBatcher(counted);
-    await redis.set('{s3}:fence', '7 é |x');
+    await redis.set('{s3}:fence', odd());
     const tag = '12 tag with spaces, ünïcode ';
     const first = await Promise.all([
-      batcher.consume('{s3}:fence', '7 é |x', marker(3, 400), 60_000, tag),
-      batcher.consume('{s3}:fence', '7 é |x', marker(3, 401), 60_000, ''),
-      batcher.consume('{s0}:fence', 'f0', marker(0, 402), 60_000, ' '),
+      batcher.consume('{s3}:fence', odd(), marker(3, 400), 60_000, tag),
+      batcher.consume('{s3}:fence', odd(), marker(3, 401), 60_000, ''),
+      batcher.consume('{s0}:fence', f(0), marker(0, 402), 60_000, ' '),
     ]);
     expect(first).toEqual(['fresh', 'fresh', 'fresh']);
     expect(await redis.get(marker(3, 400))).toBe(`t${tag}`);
     const again = await Promise.all([
-      batcher.consume('{s3}:fence', '7 é |x', marker(3, 400), 60_000, tag),
-      batcher.consume('{s3}:fence', '7 é |x', marker(3, 400), 60_000, tag.trim()),
-      batcher.consume('{s0}:fence', 'f0', marker(0, 402), 60_000, ' '),
+      batcher.consume('{s3}:fence', odd(), marker(3, 400), 60_000, tag),
+      batcher.consume('{s3}:fence', odd(), marker(3, 400), 60_000, tag.trim()),
+      batcher.consume('{s0}:fence', f(0), marker(0, 402), 60_000, ' '),
       batcher.consume('{s3}:fence', '7 é |', marker(3, 403), 60_000, ''),
     ]);
-    expect(again).toEqual(['again', 'used', 'again', { fence: '7 é |x' }]);
+    expect(again).toEqual(['again', 'used', 'again', { fence: odd() }]);
   });
 
   it('splits a turn of more than 128 consumes over several calls, every one answered', async () => {
     const batcher = new ConsumeBatcher(counted);
     const before = calls;
-    const replies = await Promise.all(Array.from({ length: 300 }, (_, i) => batcher.consume(`{s${i % 3}}:fence`, `f${i % 3}`, marker(i % 3, 1_000 + i), 60_000, '')));
+    const replies = await Promise.all(Array.from({ length: 300 }, (_, i) => batcher.consume(`{s${i % 3}}:fence`, f(i % 3), marker(i % 3, 1_000 + i), 60_000, '')));
     expect(calls - before).toBe(3);
     expect(replies.every((r) => r === 'fresh')).toBe(true);
     expect(await redis.pttl(marker(2, 1_299))).toBeGreaterThan(59_000);
@@ -116,9 +130,9 @@ describe('ConsumeBatcher', () => {
   it('a group answered with something other than its verdicts rejects its own consumes only', async () => {
     const batcher = new ConsumeBatcher(async () => ['ff', 'not verdicts']);
     const results = await Promise.allSettled([
-      batcher.consume('{s0}:fence', 'f0', marker(0, 6_000), 1_000, ''),
-      batcher.consume('{s1}:fence', 'f1', marker(1, 6_001), 1_000, ''),
-      batcher.consume('{s0}:fence', 'f0', marker(0, 6_002), 1_000, ''),
+      batcher.consume('{s0}:fence', f(0), marker(0, 6_000), 1_000, ''),
+      batcher.consume('{s1}:fence', f(1), marker(1, 6_001), 1_000, ''),
+      batcher.consume('{s0}:fence', f(0), marker(0, 6_002), 1_000, ''),
     ]);
     expect(results.map((r) => (r.status === 'fulfilled' ? r.value : 'rejected'))).toEqual(['fresh', 'rejected', 'fresh']);
   });
@@ -127,7 +141,7 @@ describe('ConsumeBatcher', () => {
     const batcher = new ConsumeBatcher(async () => {
       throw new Error('connection lost');
     });
-    const results = await Promise.allSettled([batcher.consume('{s0}:fence', 'f0', marker(0, 5_000), 1_000, ''), batcher.consume('{s1}:fence', 'f1', marker(1, 5_001), 1_000, '')]);
+    const results = await Promise.allSettled([batcher.consume('{s0}:fence', f(0), marker(0, 5_000), 1_000, ''), batcher.consume('{s1}:fence', f(1), marker(1, 5_001), 1_000, '')]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
   });
 });

@@ -3,14 +3,13 @@
  * bytes) arrive as given, with a fixed or a per-call number of keys; and the store's client writes
  * each call in the turn it is made.
  */
-import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { connectRedis } from '../../../src/store/redis/connectRedis.js';
+import { type RedisClient, connectRedis } from '../../../src/store/redis/connectRedis.js';
 import { defineScripts } from '../../../src/store/redis/helpers/defineScripts.js';
 import { type TestRedis, startRedis } from '../../helpers/redisServer.js';
 
 let server: TestRedis;
-let redis: Redis;
+let redis: RedisClient;
 
 beforeAll(async () => {
   server = await startRedis();

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../connectRedis.js';
 
 /** A Lua script and how many of its arguments are keys (absent: as many as each call passes). */
 export interface LuaScript {
@@ -15,7 +15,7 @@ export type ScriptCall = (keys: readonly string[], args: readonly (string | numb
  * Registers `scripts` on the client (ioredis sends EVALSHA, and the script body once when the
  * server does not know it yet) and returns one typed call per script.
  */
-export function defineScripts<T extends Record<string, LuaScript>>(redis: Redis, scripts: T): { [K in keyof T]: ScriptCall } {
+export function defineScripts<T extends Record<string, LuaScript>>(redis: RedisClient, scripts: T): { [K in keyof T]: ScriptCall } {
   const calls = {} as { [K in keyof T]: ScriptCall };
   for (const name of Object.keys(scripts) as (keyof T & string)[]) {
     const command = `ariadne_${name}`;

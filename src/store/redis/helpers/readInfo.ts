@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../connectRedis.js';
 
 export interface ServerInfo {
   /** Identifies one run of one Redis process: it changes on every restart and differs between a primary and its replicas. */
@@ -11,7 +11,7 @@ export interface ServerInfo {
 }
 
 /** The parts of INFO this store depends on. */
-export async function readInfo(redis: Redis): Promise<ServerInfo> {
+export async function readInfo(redis: RedisClient): Promise<ServerInfo> {
   const text = await redis.info();
   const field = (name: string) => new RegExp(`^${name}:(.*)$`, 'm').exec(text)?.[1]?.trim();
   const runId = field('run_id');

@@ -11,8 +11,13 @@
  * Returns one reply per group, in order: a string with one letter per marker, `f` (fresh: set
  * now, `SET NX PX`), `a` (again: set before with the same non-empty tag) or `u` (used); or
  * {'fence', current-or-false} without writing anything of that group when its fence is not the
- * one the caller knows: the markers the caller relied on may be gone with it. A Redis Cluster
- * needs one call per slot: every group here is one shard, that is one hash tag.
+ * one the caller knows: the markers the caller relied on may be gone with it. The fence must also
+ * name the process running the script (its run_id, see openFence); when it names another, the
+ * reply is {'fence', false}: this process may be a promoted replica that never received the
+ * newest markers, or a restart that lost them, and the caller must open a new fence before any
+ * consume. So no command that a failover, a resharding or a retry sends to another process can
+ * consume there on the old fence. A Redis Cluster needs one call per slot: every group here is
+ * one shard, that is one hash tag.
  */
 export const consumeEachOnce = {
   lua: `
@@ -29,13 +34,14 @@ local function bytes()
   at = at + length + 1
   return value
 end
+local ours = '|' .. string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
 local out, k = {}, 1
 while at <= #text do
   local n, known = number(), bytes()
   local fence = redis.call('GET', KEYS[k])
-  if fence ~= known then
+  if fence ~= known or string.sub(fence, -#ours) ~= ours then
     for i = 1, n do number(); bytes() end
-    out[#out + 1] = {'fence', fence}
+    out[#out + 1] = {'fence', fence and string.sub(fence, -#ours) == ours and fence}
   else
     local verdicts = {}
     for i = 1, n do
