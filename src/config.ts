@@ -41,6 +41,8 @@ export interface Config {
   mazeDifficulty: number;
   cellSize: number;
   challengeTtlMs: number;
+  /** How long a challenge is accepted for a keyboard solve (at least challengeTtlMs: see core/challenge/challengeLife.ts). */
+  keyboardChallengeTtlMs: number;
   probeProbability: number;
   /** SCORING_MODE, SCORING_KEYBOARD_MODE, SCORING_TABLE and SCORE_THRESHOLD (default: the scoring table's calibrated threshold). */
   scoring: ScoringConfig;
@@ -87,6 +89,7 @@ export const DEFAULTS = {
   MAZE_DIFFICULTY: 0.3,
   CELL_SIZE: 40,
   CHALLENGE_TTL_MS: 120_000,
+  KEYBOARD_CHALLENGE_TTL_MS: 600_000,
   PROBE_PROBABILITY: 0,
   TRUST_PROXY: 0,
   CORS_ORIGINS: '*',
@@ -252,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       mazeDifficulty: num(env, 'MAZE_DIFFICULTY', DEFAULTS.MAZE_DIFFICULTY, 0, 1, false),
       cellSize: num(env, 'CELL_SIZE', DEFAULTS.CELL_SIZE, 8, 256, true),
       challengeTtlMs: num(env, 'CHALLENGE_TTL_MS', DEFAULTS.CHALLENGE_TTL_MS, 1_000, 3_600_000, true),
+      keyboardChallengeTtlMs: num(env, 'KEYBOARD_CHALLENGE_TTL_MS', DEFAULTS.KEYBOARD_CHALLENGE_TTL_MS, 1_000, 3_600_000, true),
       probeProbability: num(env, 'PROBE_PROBABILITY', DEFAULTS.PROBE_PROBABILITY, 0, 1, false),
       scoring: parsed(() => parseScoringConfig(env)),
       webauthn: parsed(() => parseWebAuthnConfig(env)),

@@ -23,3 +23,12 @@ export class Rng {
     return items[Math.floor(this.next() * items.length)]!;
   }
 }
+
+/** Shuffles `items` in place (Fisher-Yates) and returns them. */
+export function shuffle<T>(rng: Rng, items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = rng.int(0, i);
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}

@@ -184,7 +184,7 @@ export class Widget {
     this.setStatus(notice ?? this.texts.ready);
     const ttl = c.expires_at - c.created_at;
     if (Number.isFinite(ttl) && ttl > EXPIRY_MARGIN_MS) {
-      this.timer = setTimeout(() => this.expire(this.texts.expired), ttl - EXPIRY_MARGIN_MS);
+      this.timer = setTimeout(() => this.lifeEnds(), ttl - EXPIRY_MARGIN_MS);
     }
   }
 
@@ -492,6 +492,19 @@ export class Widget {
     this.view.retry.hidden = false;
     if (hadFocus) this.view.retry.focus({ preventScroll: true });
     this.emit.error(code);
+  }
+
+  /**
+   * The challenge's `expires_at` is near. A pointer solve starts over on a fresh challenge, but a
+   * keyboard solve under way is kept: the server accepts a keyboard solve for longer (someone
+   * exploring by the announcements takes minutes), and throwing away their way through the maze
+   * would make them start again. If it comes too late even so, /verify answers challenge_expired
+   * and a fresh challenge is loaded then.
+   */
+  private lifeEnds(): void {
+    const underWay = this.state === 'ready' || this.state === 'tracing' || this.state === 'probe' || this.state === 'submitting';
+    if (this.cursor !== null && underWay) return;
+    this.expire(this.texts.expired);
   }
 
   private expire(notice: string): void {

@@ -1,9 +1,10 @@
 // A short CHALLENGE_TTL_MS: the widget replaces an expiring challenge by itself, says so, fires
-// `ariadne-expired`, and the fresh challenge verifies.
+// `ariadne-expired`, and the fresh challenge verifies; but a keyboard solve under way is kept past
+// it, and verifies within the keyboard life (KEYBOARD_CHALLENGE_TTL_MS, default 600 s).
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findChromium } from './helpers/browser.js';
-import { keyAlong, nextChallenge, siteverify, solutionOf, statusText, widgetOutcome, widgetSession } from './helpers/maze.js';
+import { isChallengeResponse, keyAlong, nextChallenge, siteverify, solutionOf, statusText, widgetOutcome, widgetSession } from './helpers/maze.js';
 import { repoRoot } from './helpers/server.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
 
@@ -36,6 +37,30 @@ describe.skipIf(!findChromium())('challenge expiry in Chromium', { timeout: 90_0
     await keyAlong(page, await solutionOf(c2));
     const token = await outcome;
     expect(await siteverify(live.server.url, token, await widgetSession(page))).toMatchObject({ success: true, challenge_id: c2.id });
+    await page.close();
+  });
+
+  it('keeps a keyboard solve under way past expires_at, and it verifies on its own challenge', async () => {
+    const page = await live.browser.context.newPage();
+    let fetched = 0;
+    page.on('response', (r) => void (isChallengeResponse(r) && fetched++));
+    const first = nextChallenge(page);
+    await page.goto(live.server.url);
+    const c = await first;
+    await expect.poll(() => statusText(page)).toContain('Trace a path');
+    const path = await solutionOf(c);
+    const half = Math.ceil(path.length / 2);
+    await page.locator('ariadne-maze canvas').focus();
+    await keyAlong(page, path.slice(0, half));
+    // Past the pointer life (and its refresh margin), still on the same cell and challenge.
+    await new Promise((r) => setTimeout(r, Math.max(0, c.expires_at - Date.now()) + 2_000));
+    expect(fetched).toBe(1);
+    expect(await statusText(page)).not.toContain('expired');
+    const outcome = widgetOutcome(page);
+    await keyAlong(page, path.slice(half - 1), false);
+    const token = await outcome;
+    expect(fetched).toBe(1);
+    expect(await siteverify(live.server.url, token, await widgetSession(page))).toMatchObject({ success: true, challenge_id: c.id });
     await page.close();
   });
 });

@@ -185,6 +185,28 @@ describe('/probe/arm rules', () => {
     clock = start;
   });
 
+  it('arms, completes and verifies a keyboard solve past expires_at, within the keyboard life; a pointer one is challenge_expired', async () => {
+    const ch = await challenge();
+    const keys = (cells: Cell[]) => arrowPresses(cells, ch.maze_width, ch.maze_height);
+    const armWith = (cells: Cell[]) =>
+      postJson(server.at('/probe/arm'), { challenge_id: ch.id, site_key: ch.site_key, session_id: 'sess', probe_id: ch.probes[0].id, events: keys(cells) });
+    const start = clock;
+    try {
+      clock = ch.expires_at + 60_000;
+      expect((await arm(ch)).body.error_code).toBe('challenge_expired');
+      const armed = await armWith(toTrigger(ch));
+      expect(armed.body.success).toBe(true);
+      const done = await later(400, () => complete(ch, armed.body.probe_ticket, target(ch)));
+      expect(done.body.success).toBe(true);
+      const body = buildSubmission(server.kernel, ch, { sessionId: 'sess', events: keys(solution(server.kernel, ch)), probeCompletionTokens: [done.body.completion_token] });
+      expect((await postJson(server.at('/verify'), body)).body).toMatchObject({ success: true });
+      clock = ch.created_at + server.config.keyboardChallengeTtlMs + 1;
+      expect((await armWith(toTrigger(ch))).body.error_code).toBe('challenge_expired');
+    } finally {
+      clock = start;
+    }
+  });
+
   it('a probe cannot be armed more than three times (no guessing over the cells)', async () => {
     const ch = await challenge();
     for (let i = 0; i < 3; i++) {

@@ -117,14 +117,14 @@ function straightRun(route: readonly Step[], i: number): number {
   return n;
 }
 
-interface Step {
+export interface Step {
   cell: Cell;
   /** The person notices the wrong branch here and turns back. */
   realises: boolean;
 }
 
 /** The solution, with some junctions taken the wrong way first: a few cells in (or to the dead end), then back. */
-function walkWithMistakes(rng: Rng, maze: Maze, wrongTurn: number): Step[] {
+export function walkWithMistakes(rng: Rng, maze: Maze, wrongTurn: number): Step[] {
   const sol = maze.solution;
   const steps: Step[] = [{ cell: sol[0]!, realises: false }];
   const same = (a: Cell, b: Cell | undefined) => b !== undefined && a.x === b.x && a.y === b.y;

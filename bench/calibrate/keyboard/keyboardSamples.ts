@@ -3,11 +3,12 @@ import type { CalibrationKernel } from '../samples.js';
 import { Rng } from '../random.js';
 import { HOLD_STYLES, type HoldStyle, type KeyboardBotFamily, keyboardBot } from './keyboardBots.js';
 import { type KeyboardWidget, keyboardEvents } from './keyboardEvents.js';
-import { FULL_MODEL, type HumanAssumptions, humanKeyboard } from './humanKeyboard.js';
+import { FULL_MODEL, type HumanAssumptions } from './humanKeyboard.js';
+import { KEYBOARD_PEOPLE, type KeyboardPerson, keyboardPerson } from './keyboardPeople.js';
 
 export interface KeyboardSample {
-  /** `human` is the MODEL of humanKeyboard.ts, not a recording. */
-  kind: 'human' | KeyboardBotFamily;
+  /** A person is a MODEL (keyboardPeople.ts), not a recording. */
+  kind: KeyboardPerson | KeyboardBotFamily;
   holdStyle?: HoldStyle;
   widget: KeyboardWidget;
   maze: MazeParams;
@@ -25,7 +26,7 @@ function mazeOf(rng: Rng, spread: MazeSpread): MazeParams {
 
 /**
  * `count` keyboard solves of `kind`, each on its own maze, from `seed`; bots cycle through the
- * hold styles, modelled people follow `assume`.
+ * hold styles, modelled sighted people follow `assume`.
  */
 export function keyboardSamples(
   kernel: CalibrationKernel,
@@ -41,8 +42,12 @@ export function keyboardSamples(
     const maze = kernel.generateMaze(params);
     const widget = rng.pick(['ours', 'deployed'] as const);
     const enter = widget === 'ours' && rng.next() < 0.5 ? { lead: rng.uniform(300, 1500), hold: rng.uniform(60, 140) } : undefined;
-    if (kind === 'human') return { kind, widget, maze: params, events: keyboardEvents(maze, humanKeyboard(rng, maze, assume), widget, enter) };
+    if (isPerson(kind)) return { kind, widget, maze: params, events: keyboardEvents(maze, keyboardPerson(rng, maze, kind, assume), widget, enter) };
     const holdStyle = HOLD_STYLES[i % HOLD_STYLES.length]!;
     return { kind, holdStyle, widget, maze: params, events: keyboardEvents(maze, keyboardBot(rng, maze, kind, holdStyle), widget, enter) };
   });
+}
+
+export function isPerson(kind: KeyboardSample['kind']): kind is KeyboardPerson {
+  return (KEYBOARD_PEOPLE as readonly string[]).includes(kind);
 }

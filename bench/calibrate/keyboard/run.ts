@@ -1,7 +1,8 @@
-// `npm run calibrate:keyboard [-- --fit]`: the keyboard model against keyboard scripts and a
-// MODEL of people (humanKeyboard.ts; there is no human keyboard data). Fits (with --fit) the
-// keyboard part of the v2 table, then reports acceptance on held-out solves with Wilson 95%
-// CIs, and each script family's acceptance when it was left out of fitting.
+// `npm run calibrate:keyboard [-- --fit]`: the keyboard model against keyboard scripts and MODELS
+// of people (keyboardPeople.ts: sighted, screen-reader explorers, switch scanning, sip-and-puff;
+// there is no human keyboard data). Fits (with --fit) the keyboard part of the v3 table, then
+// reports acceptance on held-out solves with Wilson 95% CIs: each people model also when it was
+// left out of fitting, each script family also when it was left out of fitting.
 import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,48 +11,61 @@ import { TraceFingerprints } from '../../../src/core/scoring/TraceFingerprints.j
 import { measureKeyboard } from '../../../src/core/scoring/keyboard/measureKeyboard.js';
 import { readKeystrokes } from '../../../src/core/scoring/keyboard/readKeystrokes.js';
 import { scoreSubmission } from '../../../src/core/scoring/scoreSubmission.js';
+import { termContributions } from '../../../src/core/scoring/scoreFeatures.js';
 import { MemoryStore } from '../../../src/store/MemoryStore.js';
 import { CELL } from '../mazePath.js';
 import { openKernel } from '../samples.js';
 import { type Rate, pct, wilson } from '../stats.js';
-import { HOLD_STYLES, INDEPENDENT_GAP_FAMILIES, KEYBOARD_BOT_FAMILIES, type KeyboardBotFamily } from './keyboardBots.js';
+import { HOLD_STYLES, INDEPENDENT_GAP_FAMILIES, KEYBOARD_BOT_FAMILIES, NEVER_FITTED, OWN_HOLDS } from './keyboardBots.js';
 import { type KeyboardLabelled, fitKeyboardModel } from './fitKeyboardModel.js';
 import { FULL_MODEL, type HumanAssumptions } from './humanKeyboard.js';
-import { type KeyboardSample, type MazeSpread, keyboardSamples } from './keyboardSamples.js';
+import { KEYBOARD_PEOPLE } from './keyboardPeople.js';
+import { type KeyboardSample, type MazeSpread, isPerson, keyboardSamples } from './keyboardSamples.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../..');
-const tableFile = path.resolve(repoRoot, 'src/core/scoring/tables/v2.json');
+const tableFile = path.resolve(repoRoot, 'src/core/scoring/tables/v3.json');
 const resultsFile = path.resolve(here, '../results/keyboard.json');
 const fit = process.argv.includes('--fit');
-const SIZES = { fitHumans: 1500, fitBots: 300, humans: 2000, bots: 600 };
+/** Solves per people model and per script family: fitted (per maze spread), then held out. */
+const SIZES = { fitPeople: 600, fitBots: 300, people: 1000, bots: 600 };
+const FITTED_FAMILIES = KEYBOARD_BOT_FAMILIES.filter((f) => !NEVER_FITTED.includes(f));
 
 const kernel = await openKernel(new URL('../../../build/kernel.wasm', import.meta.url));
 /** A duplicate memory of one trace (small: a large one takes milliseconds to set up). */
 const fresh = () => new MemoryStore({ maxMarkers: 10, maxCounters: 10, maxLists: 16 });
 
-function labelled(samples: readonly KeyboardSample[]): KeyboardLabelled[] {
-  const perFamily = new Map<string, number>();
-  for (const s of samples) if (s.kind !== 'human') perFamily.set(s.kind, (perFamily.get(s.kind) ?? 0) + 1);
-  const humans = samples.filter((s) => s.kind === 'human').length;
-  return samples.map((s) => ({
-    values: measureKeyboard(readKeystrokes(kernel.generateMaze(s.maze), s.events)),
-    human: s.kind === 'human',
-    weight: s.kind === 'human' ? 1 / humans : 1 / (perFamily.get(s.kind)! * perFamily.size),
-  }));
+interface Measured {
+  kind: KeyboardSample['kind'];
+  values: Float64Array;
+}
+
+function measured(samples: readonly KeyboardSample[]): Measured[] {
+  return samples.map((s) => {
+    const maze = kernel.generateMaze(s.maze);
+    return { kind: s.kind, values: measureKeyboard(maze, readKeystrokes(maze, s.events)) };
+  });
+}
+
+/** People weighted to 1 in all, each people model alike; scripts to 1, each family alike. */
+function labelled(data: readonly Measured[]): KeyboardLabelled[] {
+  const count = new Map<KeyboardSample['kind'], number>();
+  for (const d of data) count.set(d.kind, (count.get(d.kind) ?? 0) + 1);
+  const kinds = [...count.keys()];
+  const people = kinds.filter(isPerson).length, families = kinds.length - people;
+  return data.map((d) => ({ values: d.values, human: isPerson(d.kind), weight: 1 / (count.get(d.kind)! * (isPerson(d.kind) ? people : families)) }));
 }
 
 const fitSet = (seed: number, spread: MazeSpread) => [
-  ...keyboardSamples(kernel, 'human', SIZES.fitHumans, seed, spread),
-  ...KEYBOARD_BOT_FAMILIES.flatMap((f, i) => keyboardSamples(kernel, f, SIZES.fitBots, seed + 100 + i, spread)),
+  ...KEYBOARD_PEOPLE.flatMap((p, i) => keyboardSamples(kernel, p, SIZES.fitPeople, seed + 50 + i, spread)),
+  ...FITTED_FAMILIES.map((f) => keyboardSamples(kernel, f, SIZES.fitBots, seed + 100 + KEYBOARD_BOT_FAMILIES.indexOf(f), spread)).flat(),
 ];
-const calibrationSamples = [...fitSet(1_000, 'varied'), ...fitSet(2_000, 'default')];
-const calibration = labelled(calibrationSamples);
-const calibrationKinds = calibrationSamples.map((s) => s.kind);
+const calibration = measured([...fitSet(1_000, 'varied'), ...fitSet(2_000, 'default')]);
+const fitWithout = (left: KeyboardSample['kind']) => withKeyboard(fitKeyboardModel(labelled(calibration.filter((d) => d.kind !== left))));
 
 let table: ScoringTable = defaultTable;
 if (fit) {
-  table = withKeyboard(fitKeyboardModel(calibration));
+  table = withKeyboard(fitKeyboardModel(labelled(calibration)));
   const file = JSON.parse(readFileSync(tableFile, 'utf8')) as ScoringTable;
   writeFileSync(tableFile, `${JSON.stringify({ ...file, types: { ...file.types, keyboard: table.types.keyboard } }, null, 2)}\n`);
   console.log(`keyboard model written to ${path.relative(repoRoot, tableFile)}`);
@@ -69,6 +83,10 @@ interface Outcome {
   scorer: boolean;
   /** As /verify: replay, then the score with one duplicate memory per group. */
   endToEnd: boolean;
+  /** Span of the events, s: what the challenge's life has to cover. */
+  seconds: number;
+  /** The scorer's logit (alone), before the threshold. */
+  logit: number;
 }
 
 async function outcomes(t: ScoringTable, samples: readonly KeyboardSample[]): Promise<Outcome[]> {
@@ -80,90 +98,131 @@ async function outcomes(t: ScoringTable, samples: readonly KeyboardSample[]): Pr
     const alone = await scoreSubmission({ kernel, table: t, fingerprints: new TraceFingerprints(fresh()) }, input);
     const replays = kernel.replay(sample.maze, packed, CELL, { kind: 'verify' }).valid;
     const served = replays ? await scoreSubmission({ kernel, table: t, fingerprints: shared }, input) : undefined;
-    out.push({ sample, replays, scorer: alone.score >= threshold, endToEnd: served !== undefined && served.score >= threshold });
+    const seconds = (sample.events.at(-1)!.t - sample.events[0]!.t) / 1000;
+    const logit = Math.log(alone.score / (1 - alone.score));
+    out.push({ sample, replays, scorer: alone.score >= threshold, endToEnd: served !== undefined && served.score >= threshold, seconds, logit });
   }
   return out;
 }
 
 const rate = (xs: readonly Outcome[], key: 'replays' | 'scorer' | 'endToEnd'): Rate => wilson(xs.filter((x) => x[key]).length, xs.length);
+const quantile = (xs: readonly number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+const heldOutPeople = (kind: (typeof KEYBOARD_PEOPLE)[number], spread: MazeSpread) => keyboardSamples(kernel, kind, SIZES.people, 9_000 + KEYBOARD_PEOPLE.indexOf(kind), spread);
+const heldOutBots = (family: (typeof KEYBOARD_BOT_FAMILIES)[number], spread: MazeSpread) => keyboardSamples(kernel, family, SIZES.bots, 9_100 + KEYBOARD_BOT_FAMILIES.indexOf(family), spread);
+const label = (kind: KeyboardSample['kind']) =>
+  isPerson(kind) ? `${kind} (MODEL)` : `${kind}${NEVER_FITTED.includes(kind) ? ' (never fitted)' : INDEPENDENT_GAP_FAMILIES.includes(kind) ? '' : ' (knows the maze)'}`;
 
-const report: Record<string, unknown> = { threshold, sizes: SIZES, heldOut: {}, leaveOneFamilyOut: {} };
+/** Held-out logits (varied mazes) by people model and family, for the trade-off below. */
+const logits = new Map<KeyboardSample['kind'], number[]>();
+const report: Record<string, unknown> = { threshold, sizes: SIZES, heldOut: {}, durations: {}, leaveOnePersonOut: {}, leaveOneFamilyOut: {} };
 const row = (name: string, n: number, cells: string[]) => console.log(`  ${name.padEnd(34)}${String(n).padStart(6)}  ${cells.map((c) => c.padEnd(26)).join('')}`);
 for (const spread of ['default', 'varied'] as const) {
   console.log(`\nheld-out keyboard solves, ${spread === 'default' ? 'the default maze (8x8, difficulty 0.3)' : 'varied mazes (5-12 a side, difficulty 0.1-0.9)'}, threshold ${threshold} (Wilson 95% CI):`);
   row('', 0, ['replay passes', 'scorer accepts', 'end to end accepts']);
-  const groups: [string, KeyboardSample[]][] = [
-    ['human MODEL (not human data)', keyboardSamples(kernel, 'human', SIZES.humans, 9_000, spread)],
-    ...KEYBOARD_BOT_FAMILIES.map((f, i): [string, KeyboardSample[]] => [f, keyboardSamples(kernel, f, SIZES.bots, 9_100 + i, spread)]),
+  const groups: [KeyboardSample['kind'], KeyboardSample[]][] = [
+    ...KEYBOARD_PEOPLE.map((p): [KeyboardSample['kind'], KeyboardSample[]] => [p, heldOutPeople(p, spread)]),
+    ...KEYBOARD_BOT_FAMILIES.map((f): [KeyboardSample['kind'], KeyboardSample[]] => [f, heldOutBots(f, spread)]),
   ];
   const results: Record<string, unknown> = {};
-  for (const [name, samples] of groups) {
+  for (const [kind, samples] of groups) {
     const got = await outcomes(table, samples);
+    if (spread === 'varied') logits.set(kind, got.map((o) => o.logit));
     const r = { replay: rate(got, 'replays'), scorer: rate(got, 'scorer'), endToEnd: rate(got, 'endToEnd') };
-    results[name] = r;
-    row(name, samples.length, [pct(r.replay), pct(r.scorer), pct(r.endToEnd)]);
-    if (name === groups[0]![0]) continue;
+    results[kind] = r;
+    row(label(kind), samples.length, [pct(r.replay), pct(r.scorer), pct(r.endToEnd)]);
+    if (isPerson(kind)) {
+      const s = got.map((o) => o.seconds);
+      (report.durations as Record<string, unknown>)[`${kind}, ${spread}`] = { median: quantile(s, 0.5), p90: quantile(s, 0.9), p99: quantile(s, 0.99), max: Math.max(...s) };
+      continue;
+    }
+    if (OWN_HOLDS.includes(kind)) continue;
     for (const h of HOLD_STYLES) {
       const some = got.filter((o) => o.sample.holdStyle === h);
-      results[`${name}, keyups ${h}`] = { scorer: rate(some, 'scorer') };
+      results[`${kind}, keyups ${h}`] = { scorer: rate(some, 'scorer') };
       row(`  keyups ${h}`, some.length, ['', pct(rate(some, 'scorer')), '']);
     }
   }
   (report.heldOut as Record<string, unknown>)[spread] = results;
 }
 
-console.log(`\nleave one family out (refit without the family, scorer alone, varied mazes, threshold ${threshold}):`);
-row('', 0, ['left-out family accepts', 'human MODEL accepts']);
-const heldHumans = keyboardSamples(kernel, 'human', SIZES.humans, 9_000, 'varied');
-for (const [i, family] of KEYBOARD_BOT_FAMILIES.entries()) {
-  const keep = calibration.filter((_, j) => calibrationKinds[j] !== family);
-  const refit = withKeyboard(fitKeyboardModel(reweighted(keep, calibrationKinds.filter((k) => k !== family))));
-  const left = rate(await outcomes(refit, keyboardSamples(kernel, family, SIZES.bots, 9_100 + i, 'varied')), 'scorer');
-  const people = rate(await outcomes(refit, heldHumans), 'scorer');
-  (report.leaveOneFamilyOut as Record<string, unknown>)[family] = { family: left, humans: people };
-  row(`${family}${INDEPENDENT_GAP_FAMILIES.includes(family) ? '' : ' (knows the maze)'}`, SIZES.bots, [pct(left), pct(people)]);
+// The trade-off: the keyboard model's bias moved by `shift`, chosen where the worst people model
+// or the worst independent-gap family meets its target on calibration data, measured held out.
+const cut = Math.log(threshold / (1 - threshold));
+const calibrationLogits = new Map<KeyboardSample['kind'], number[]>();
+for (const d of calibration) {
+  const terms = termContributions(table.types.keyboard, { kernel: new Float64Array(0), keyboard: d.values });
+  calibrationLogits.set(d.kind, [...(calibrationLogits.get(d.kind) ?? []), terms.reduce((a, b) => a + b, table.types.keyboard.bias)]);
+}
+const share = (xs: readonly number[], shift: number) => xs.filter((x) => x + shift >= cut).length / xs.length;
+const worst = (by: Map<KeyboardSample['kind'], number[]>, kinds: readonly KeyboardSample['kind'][], shift: number, people: boolean) =>
+  kinds.reduce((w, k) => (people ? Math.min(w, share(by.get(k)!, shift)) : Math.max(w, share(by.get(k)!, shift))), people ? 1 : 0);
+const shiftFor = (ok: (shift: number) => boolean) => {
+  for (let shift = -6; shift <= 6; shift += 0.05) if (ok(shift)) return shift;
+  return NaN;
+};
+const fittedIndependent = INDEPENDENT_GAP_FAMILIES.filter((f) => !NEVER_FITTED.includes(f));
+const points: [string, number][] = [
+  ['the table (no shift)', 0],
+  ['every people model >= 97% (calibration)', shiftFor((d) => worst(calibrationLogits, KEYBOARD_PEOPLE, d, true) >= 0.97) ],
+  ['every independent-gap family <= 2% (calibration)', -shiftFor((d) => worst(calibrationLogits, fittedIndependent, -d, false) <= 0.02)],
+];
+console.log(`\nthe trade-off: the keyboard bias moved until a target is met on calibration solves; held out, varied mazes:`);
+row('', 0, ['bias shift', ...KEYBOARD_PEOPLE, 'worst independent-gap', 'decision-pause']);
+report.tradeOff = {};
+for (const [name, shift] of points) {
+  const people = KEYBOARD_PEOPLE.map((p) => wilson(logits.get(p)!.filter((x) => x + shift >= cut).length, logits.get(p)!.length));
+  const families = INDEPENDENT_GAP_FAMILIES.map((f) => wilson(logits.get(f)!.filter((x) => x + shift >= cut).length, logits.get(f)!.length));
+  const w = families.reduce((a, b) => (b.rate > a.rate ? b : a));
+  const known = wilson(logits.get('decision-pause')!.filter((x) => x + shift >= cut).length, logits.get('decision-pause')!.length);
+  (report.tradeOff as Record<string, unknown>)[name] = { shift, people: Object.fromEntries(KEYBOARD_PEOPLE.map((p, i) => [p, people[i]])), worstIndependent: w, decisionPause: known };
+  console.log(`  ${name.padEnd(50)}${shift.toFixed(2).padStart(6)}  ${[...people, w, known].map((r) => pct(r).split(' ')[0]!.padEnd(16)).join('')}`);
 }
 
-console.log(`\nagainst the model's assumptions: each switched off in the held-out people (scorer alone, varied mazes, threshold ${threshold}):`);
-const NO_CHOICE_TIME: HumanAssumptions = { ...FULL_MODEL, choiceTime: false };
-const NO_KEY_CHANGE_COST: HumanAssumptions = { ...FULL_MODEL, keyChangeCost: false };
+console.log('\nhow long the modelled people take, s (span of the events: what the challenge has to live):');
+row('', 0, ['median', '90th percentile', '99th percentile / longest']);
+for (const [name, d] of Object.entries(report.durations as Record<string, { median: number; p90: number; p99: number; max: number }>)) {
+  row(name, SIZES.people, [d.median.toFixed(1), d.p90.toFixed(1), `${d.p99.toFixed(1)} / ${d.max.toFixed(1)}`]);
+}
+
+console.log(`\nleave one people model out (refit without it; scorer alone, varied mazes, threshold ${threshold}):`);
+row('', 0, ['left-out model accepts', 'worst independent-gap script', 'worst script']);
+for (const person of KEYBOARD_PEOPLE) {
+  const refit = fitWithout(person);
+  const left = rate(await outcomes(refit, heldOutPeople(person, 'varied')), 'scorer');
+  const scripts: Record<string, Rate> = {};
+  for (const f of KEYBOARD_BOT_FAMILIES) scripts[f] = rate(await outcomes(refit, heldOutBots(f, 'varied')), 'scorer');
+  const worst = (fs: readonly string[]) => fs.reduce((a, b) => (scripts[b]!.rate > scripts[a]!.rate ? b : a));
+  const wi = worst(INDEPENDENT_GAP_FAMILIES), wa = worst(KEYBOARD_BOT_FAMILIES);
+  (report.leaveOnePersonOut as Record<string, unknown>)[person] = { person: left, scripts };
+  row(`${person} (MODEL)`, SIZES.people, [pct(left), `${wi} ${pct(scripts[wi]!)}`, `${wa} ${pct(scripts[wa]!)}`]);
+}
+
+console.log(`\nleave one script family out (refit without it; scorer alone, varied mazes, threshold ${threshold}):`);
+row('', 0, ['left-out family accepts', 'fewest people accepted']);
+for (const family of KEYBOARD_BOT_FAMILIES) {
+  const refit = NEVER_FITTED.includes(family) ? table : fitWithout(family);
+  const left = rate(await outcomes(refit, heldOutBots(family, 'varied')), 'scorer');
+  const people: Record<string, Rate> = {};
+  for (const p of KEYBOARD_PEOPLE) people[p] = rate(await outcomes(refit, heldOutPeople(p, 'varied')), 'scorer');
+  const fewest = KEYBOARD_PEOPLE.reduce((a, b) => (people[b]!.rate < people[a]!.rate ? b : a));
+  (report.leaveOneFamilyOut as Record<string, unknown>)[family] = { family: left, people };
+  row(label(family), SIZES.bots, [pct(left), `${fewest} ${pct(people[fewest]!)}`]);
+}
+
+console.log(`\nagainst the sighted model's assumptions: each switched off in held-out sighted people (scorer alone, varied mazes, threshold ${threshold}):`);
 const variants: [string, HumanAssumptions][] = [
   ['as modelled', FULL_MODEL],
-  ['no choice time at junctions', NO_CHOICE_TIME],
-  ['no cost to change key', NO_KEY_CHANGE_COST],
+  ['no choice time at junctions', { ...FULL_MODEL, choiceTime: false }],
+  ['no cost to change key', { ...FULL_MODEL, keyChangeCost: false }],
   ['neither', { keyChangeCost: false, choiceTime: false }],
 ];
-// The same against a model fitted on a mixture of people: half as modelled, a quarter without each cost.
-const mixedPeople = (seed: number, spread: MazeSpread) => [
-  ...keyboardSamples(kernel, 'human', SIZES.fitHumans / 2, seed, spread),
-  ...keyboardSamples(kernel, 'human', SIZES.fitHumans / 4, seed + 1, spread, NO_CHOICE_TIME),
-  ...keyboardSamples(kernel, 'human', SIZES.fitHumans / 4, seed + 2, spread, NO_KEY_CHANGE_COST),
-];
-const mixedFit = [...mixedPeople(1_000, 'varied'), ...mixedPeople(2_000, 'default'), ...calibrationSamples.filter((x) => x.kind !== 'human')];
-const mixed = withKeyboard(fitKeyboardModel(labelled(mixedFit)));
-row('', 0, ['the table', 'fitted on a mixture']);
+row('', 0, ['the table']);
 report.assumptions = {};
 for (const [name, assume] of variants) {
-  const people = keyboardSamples(kernel, 'human', SIZES.humans, 9_000, 'varied', assume);
+  const people = keyboardSamples(kernel, 'sighted', SIZES.people, 9_000, 'varied', assume);
   const accepted = rate(await outcomes(table, people), 'scorer');
-  const byMixed = rate(await outcomes(mixed, people), 'scorer');
-  (report.assumptions as Record<string, unknown>)[name] = { table: accepted, mixture: byMixed };
-  row(name, SIZES.humans, [pct(accepted), pct(byMixed)]);
-}
-for (const [i, family] of KEYBOARD_BOT_FAMILIES.entries()) {
-  const scripts = keyboardSamples(kernel, family, SIZES.bots, 9_100 + i, 'varied');
-  const accepted = rate(await outcomes(table, scripts), 'scorer');
-  const byMixed = rate(await outcomes(mixed, scripts), 'scorer');
-  (report.assumptions as Record<string, unknown>)[family] = { table: accepted, mixture: byMixed };
-  row(family, SIZES.bots, [pct(accepted), pct(byMixed)]);
-}
-
-/** Class weights again after dropping a family: humans sum to 1, each remaining family to 1 / families. */
-function reweighted(data: readonly KeyboardLabelled[], kinds: readonly (KeyboardBotFamily | 'human')[]): KeyboardLabelled[] {
-  const count = new Map<string, number>();
-  for (const k of kinds) count.set(k, (count.get(k) ?? 0) + 1);
-  const families = [...count.keys()].filter((k) => k !== 'human').length;
-  return data.map((d, i) => ({ ...d, weight: d.human ? 1 / count.get('human')! : 1 / (count.get(kinds[i]!)! * families) }));
+  (report.assumptions as Record<string, unknown>)[name] = accepted;
+  row(name, SIZES.people, [pct(accepted)]);
 }
 
 mkdirSync(path.dirname(resultsFile), { recursive: true });

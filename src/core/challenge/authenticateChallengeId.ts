@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { type Failure, failure } from '../errors.js';
 import type { Site } from '../sites/Site.js';
+import { type ChallengeLives, acceptedLifeMs, longestLifeMs } from './challengeLife.js';
 import { BODY_END, MAC24_HEX, MAC_END, bodyMac, parseId, readStamp, siteTag } from './challengeIdBytes.js';
 
 /** An id this server issued, with the key that authenticated it and what it carries. */
@@ -11,7 +12,12 @@ export interface AuthenticChallenge {
   /** The body MAC (hex): the derived values come from it (deriveChallenge.ts). */
   mac: string;
   createdAt: number;
+  /** The `expires_at` it was issued with (creation + CHALLENGE_TTL_MS): what the client signs. */
   expiresAt: number;
+  /** Until when it is accepted for this solve (challengeLife.ts). */
+  acceptedUntil: number;
+  /** Until when any solve of it could be accepted: how long its single-use markers must live. */
+  spentUntil: number;
   /** The proof-of-work difficulty it was issued with. */
   powDifficulty: number;
 }
@@ -24,14 +30,16 @@ const MAX_FUTURE_MS = 60_000;
  * (challenge_not_found); it was issued for `site` under its current policy (site_key_mismatch;
  * under one of the site's retired policies: challenge_expired, "site policy changed"; skipped
  * when `site` is undefined, for requests bound to the site by a ticket instead); it is not from
- * the future (challenge_not_found) and not expired (challenge_expired).
+ * the future (challenge_not_found) and not expired (challenge_expired): accepted for a
+ * keyboard solve (`keyboard`) for longer than for a pointer one (challengeLife.ts).
  */
 export function authenticateChallengeId(
   keys: readonly Buffer[],
   id: string,
   site: Pick<Site, 'key' | 'digest' | 'retired'> | undefined,
   now: number,
-  ttlMs: number,
+  lives: ChallengeLives,
+  keyboard: boolean,
 ): { ok: true; challenge: AuthenticChallenge } | { ok: false; failure: Failure } {
   const bytes = parseId(id);
   if (bytes === undefined) return { ok: false, failure: failure('challenge_not_found') };
@@ -56,7 +64,8 @@ export function authenticateChallengeId(
   }
   const { createdAt, powDifficulty } = readStamp(bytes);
   if (createdAt > now + MAX_FUTURE_MS) return { ok: false, failure: failure('challenge_not_found') };
-  const expiresAt = createdAt + ttlMs;
-  if (now > expiresAt) return { ok: false, failure: failure('challenge_expired') };
-  return { ok: true, challenge: { id, bytes, key, mac, createdAt, expiresAt, powDifficulty } };
+  const acceptedUntil = createdAt + acceptedLifeMs(lives, keyboard);
+  if (now > acceptedUntil) return { ok: false, failure: failure('challenge_expired') };
+  const expiresAt = createdAt + lives.challengeTtlMs;
+  return { ok: true, challenge: { id, bytes, key, mac, createdAt, expiresAt, acceptedUntil, spentUntil: createdAt + longestLifeMs(lives), powDifficulty } };
 }

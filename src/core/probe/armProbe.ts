@@ -12,6 +12,7 @@ import { challengeMaze } from '../challenge/challengeMaze.js';
 import type { ClientInfo } from '../challenge/issueChallenge.js';
 import { admitSite } from '../sites/admitSite.js';
 import { replayTrace } from '../challenge/replayTrace.js';
+import { inferInputType } from '../scoring/inferInputType.js';
 
 export interface ArmInput {
   challenge_id: string;
@@ -27,7 +28,8 @@ export type ArmResult =
 
 /**
  * issued -> armed. Checks: the site is admitted (unknown_site_key, hostname_not_allowed);
- * authentic, unexpired challenge for this site under its current policy; the probe exists;
+ * authentic, unexpired challenge for this site under its current policy (a keyboard trace, by
+ * its events, for the keyboard life: challengeLife.ts); the probe exists;
  * the trace is a strict wall-respecting path from the start cell that ends on the trigger cell;
  * fewer than MAX_ARM_ATTEMPTS tickets of it so far. Returns a ticket bound to challenge, probe and
  * session, with the server's own arm time.
@@ -38,7 +40,8 @@ export async function armProbe(ctx: CoreContext, input: ArmInput, client: Pick<C
   const { site } = admitted;
   if (site.test !== undefined) return { ok: false, failure: failure('probe_not_found') };
   const now = ctx.now();
-  const auth = authenticateChallengeId(ctx.challengeKeys, input.challenge_id, site, now, ctx.config.challengeTtlMs);
+  const keyboard = inferInputType(input.events) === 'keyboard';
+  const auth = authenticateChallengeId(ctx.challengeKeys, input.challenge_id, site, now, ctx.config, keyboard);
   if (!auth.ok) return auth;
   const { challenge } = auth;
   const derived = deriveChallenge(challenge.key, challenge.bytes, site.policy.probeProbability);
@@ -54,7 +57,7 @@ export async function armProbe(ctx: CoreContext, input: ArmInput, client: Pick<C
 
   // Spent only by a trace that reaches the trigger: each attempt is one ticket (one tap), and a
   // flood of junk arms writes nothing.
-  const attempt = await takeArmAttempt(ctx.store, `probe-arm:${challenge.id}:${probe.id}`, { issuedAt: challenge.createdAt, expiresAt: challenge.expiresAt });
+  const attempt = await takeArmAttempt(ctx.store, `probe-arm:${challenge.id}:${probe.id}`, { issuedAt: challenge.createdAt, expiresAt: challenge.spentUntil });
   if (attempt === 'used') return { ok: false, failure: failure('probe_attempts_exceeded') };
   if (attempt === 'full') return { ok: false, failure: failure('store_unavailable') };
 

@@ -34,7 +34,9 @@ export async function completeProbe(ctx: CoreContext, input: CompleteInput): Pro
   const site = ctx.sites.resolve(ticket.site);
   if (site === undefined) return { ok: false, failure: failure('unknown_site_key') };
   const now = ctx.now();
-  const auth = authenticateChallengeId(ctx.challengeKeys, ticket.cid, site, now, ctx.config.challengeTtlMs);
+  // The ticket was armed within the life of its solve's kind and lives PROBE_DEADLINE_MS: the
+  // challenge only has to be within its longest life here; /verify holds each kind to its own.
+  const auth = authenticateChallengeId(ctx.challengeKeys, ticket.cid, site, now, ctx.config, true);
   if (!auth.ok) return auth;
   if (now > ticket.deadline_at) return { ok: false, failure: failure('ticket_expired') };
 
@@ -58,7 +60,7 @@ export async function completeProbe(ctx: CoreContext, input: CompleteInput): Pro
     pid: ticket.pid,
     sid: ticket.sid,
     reaction_ms: reactionMs,
-    exp: Math.ceil(challenge.expiresAt / 1000),
+    exp: Math.ceil(challenge.spentUntil / 1000),
   };
   return { ok: true, completion_token: signToken({ ...claims }, ctx.ring.current) };
 }

@@ -53,7 +53,8 @@ export async function scoreSubmission(deps: ScoreDeps, input: ScoreInput): Promi
   const packed = events === input.rawEvents ? input.events : packEvents(events);
   const inputType = inferInputType(events);
   const { values, shape } = deps.kernel.features(input.maze, packed, input.cellSize);
-  const keyboard = inputType === 'keyboard' ? measureKeyboard(readKeystrokes(deps.kernel.generateMaze(input.maze), events)) : undefined;
+  const maze = inputType === 'keyboard' ? deps.kernel.generateMaze(input.maze) : undefined;
+  const keyboard = maze !== undefined ? measureKeyboard(maze, readKeystrokes(maze, events)) : undefined;
   const duplicate = await deps.fingerprints.has(shape);
   const model = table.types[inputType];
   const terms = termContributions(model, { kernel: values, keyboard });

@@ -49,7 +49,8 @@ const fail = (code: Failure['code'], detail?: string): VerifyResult => ({ ok: fa
  * test key answers its fixed outcome here). The checks, in this order:
  *  1. the id is authentic (challenge_not_found), issued for `site_key` under the site's current
  *     policy (site_key_mismatch; challenge_expired after a policy change), unexpired
- *     (challenge_expired);
+ *     (challenge_expired; a keyboard solve, by the events, is accepted for longer: see
+ *     challengeLife.ts);
  *  2. the challenge is consumed: from here on, pass or fail, it is spent (a second attempt gets
  *     challenge_not_found; a full store refuses with store_unavailable);
  *  3. proof of work at the difficulty the id carries, plus the extra bits of a keyboard solve
@@ -86,19 +87,20 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
   const { config, kernel } = ctx;
   const { policy } = site;
   const now = ctx.now();
-  const auth = authenticateChallengeId(ctx.challengeKeys, input.challenge_id, site, now, config.challengeTtlMs);
+  const inputType = inferInputType(input.events);
+  const auth = authenticateChallengeId(ctx.challengeKeys, input.challenge_id, site, now, config, inputType === 'keyboard');
   if (!auth.ok) return auth;
   const { challenge } = auth;
   const passkeys = sitePasskeys(ctx.passkeys, site);
   const malformed = checkWebAuthnShape(passkeys, input.stable_id, input.webauthn);
   if (malformed !== undefined) return { ok: false, failure: malformed };
 
-  const consumed = await ctx.store.consume(`challenge:${challenge.id}`, { issuedAt: challenge.createdAt, expiresAt: challenge.expiresAt });
+  // Spent for as long as any solve of it would be accepted, a keyboard one included.
+  const consumed = await ctx.store.consume(`challenge:${challenge.id}`, { issuedAt: challenge.createdAt, expiresAt: challenge.spentUntil });
   if (consumed !== 'fresh' && consumed !== 'full') return fail('challenge_not_found', 'challenge already used');
   if (consumed === 'full') return fail('store_unavailable');
 
   const derived = derivedFromMac(challenge.mac, policy.probeProbability);
-  const inputType = inferInputType(input.events);
   const powNeeds = { powDifficulty: challenge.powDifficulty, powKeyboardExtraBits: config.powKeyboardExtraBits };
   const pow = checkPow(kernel, derived.powChallenge, input.pow_proof, powNeeds, inputType);
   if (pow !== undefined) return { ok: false, failure: pow };

@@ -1,5 +1,6 @@
 import { BucketLocks } from './BucketLocks.js';
 import { keyDigest } from './keyDigest.js';
+import { isStale } from '../helpers/isStale.js';
 
 /** Slots of a bucket: the slots a key may occupy, scanned whole by every operation on it. */
 export const BUCKET_SLOTS = 64;
@@ -86,7 +87,7 @@ export class DigestTable {
     const start = bucket * BUCKET_SLOTS;
     for (let s = start; s < start + BUCKET_SLOTS; s++) {
       const f = first[s]!;
-      if (f === 0 || expiresAt[s]! <= now) {
+      if (f === 0 || isStale(expiresAt[s]!, now)) {
         if (free < 0) free = s;
       } else if (f === d0 && rest[2 * s] === d1 && rest[2 * s + 1] === d2) {
         this.free = free;

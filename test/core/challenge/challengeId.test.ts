@@ -8,6 +8,8 @@ import { type IdClaims, mintChallengeId as mintWith } from '../../../src/core/ch
 const [keyA, keyB] = challengeKeys(['a'.repeat(32), 'b'.repeat(32)]) as [Buffer, Buffer];
 const T0 = Date.UTC(2030, 0, 1);
 const TTL = 120_000;
+const KEYBOARD_TTL = 600_000;
+const LIVES = { challengeTtlMs: TTL, keyboardChallengeTtlMs: KEYBOARD_TTL };
 const POLICY = 'a'.repeat(64);
 /** The site an id is checked against: its key and its current policy digest. */
 const site = (key: string, digest = POLICY, retired: string[] = []) => ({ key, digest, retired });
@@ -25,7 +27,7 @@ describe('challenge ids', () => {
   it('authenticate with the difficulty they were issued with, which no client can change', () => {
     for (const powDifficulty of [0, 1, 18, 32, 63]) {
       const { id } = mintChallengeId(keyA, 'site', T0, { powDifficulty });
-      const r = authenticateChallengeId([keyA], id, site('site'), T0, TTL);
+      const r = authenticateChallengeId([keyA], id, site('site'), T0, LIVES, false);
       expect(r.ok && r.challenge.powDifficulty).toBe(powDifficulty);
     }
     // Lowering the difficulty bits of a real id breaks its MAC.
@@ -33,28 +35,28 @@ describe('challenge ids', () => {
     const easier = Buffer.from(bytes);
     easier.writeUIntBE(10 * 2 ** 42 + T0, 0, 6);
     const forged = formatId(easier.toString('hex'));
-    expect(authenticateChallengeId([keyA], forged, site('site'), T0, TTL)).toEqual({ ok: false, failure: { code: 'challenge_not_found' } });
+    expect(authenticateChallengeId([keyA], forged, site('site'), T0, LIVES, false)).toEqual({ ok: false, failure: { code: 'challenge_not_found' } });
   });
 
   it("bind the site's policy digest: another policy is site_key_mismatch, a retired one challenge_expired", () => {
     const { id } = mintChallengeId(keyA, 'site', T0);
     const newer = 'b'.repeat(64);
-    expect(authenticateChallengeId([keyA], id, site('site', newer), T0, TTL)).toEqual({ ok: false, failure: { code: 'site_key_mismatch' } });
-    expect(authenticateChallengeId([keyA], id, site('site', newer, ['c'.repeat(64), POLICY]), T0, TTL)).toEqual({
+    expect(authenticateChallengeId([keyA], id, site('site', newer), T0, LIVES, false)).toEqual({ ok: false, failure: { code: 'site_key_mismatch' } });
+    expect(authenticateChallengeId([keyA], id, site('site', newer, ['c'.repeat(64), POLICY]), T0, LIVES, false)).toEqual({
       ok: false,
       failure: { code: 'challenge_expired', detail: 'site policy changed' },
     });
-    expect(authenticateChallengeId([keyA], id, site('site', POLICY, [newer]), T0, TTL).ok).toBe(true);
+    expect(authenticateChallengeId([keyA], id, site('site', POLICY, [newer]), T0, LIVES, false).ok).toBe(true);
   });
 
   it('authenticate under the minting key or any listed key, with its times', () => {
     const { id } = mintChallengeId(keyB, 'site', T0);
-    const r = authenticateChallengeId([keyA, keyB], id, site('site'), T0, TTL);
+    const r = authenticateChallengeId([keyA, keyB], id, site('site'), T0, LIVES, false);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.challenge.key.equals(keyB)).toBe(true);
-    expect(r.challenge).toMatchObject({ id, createdAt: T0, expiresAt: T0 + TTL });
-    expect(authenticateChallengeId([keyA], id, site('site'), T0, TTL)).toEqual({ ok: false, failure: { code: 'challenge_not_found' } });
+    expect(r.challenge).toMatchObject({ id, createdAt: T0, expiresAt: T0 + TTL, acceptedUntil: T0 + TTL, spentUntil: T0 + KEYBOARD_TTL });
+    expect(authenticateChallengeId([keyA], id, site('site'), T0, LIVES, false)).toEqual({ ok: false, failure: { code: 'challenge_not_found' } });
   });
 
   it('every flipped bit of the id body or MAC is challenge_not_found; of the tag, site_key_mismatch', () => {
@@ -63,7 +65,7 @@ describe('challenge ids', () => {
     for (let i = 0; i < 32; i++) {
       const flipped = hex.slice(0, i) + ((parseInt(hex[i]!, 16) ^ 1).toString(16)) + hex.slice(i + 1);
       const id = `${flipped.slice(0, 8)}-${flipped.slice(8, 12)}-${flipped.slice(12, 16)}-${flipped.slice(16, 20)}-${flipped.slice(20)}`;
-      const r = authenticateChallengeId([keyA], id, site('site'), T0, TTL);
+      const r = authenticateChallengeId([keyA], id, site('site'), T0, LIVES, false);
       expect(r.ok).toBe(false);
       if (r.ok) continue;
       // Hex digits 28..31 are the site tag.
@@ -73,16 +75,32 @@ describe('challenge ids', () => {
 
   it('site_key_mismatch for another site key; skipped when no site key is given', () => {
     const { id } = mintChallengeId(keyA, 'site', T0);
-    expect(authenticateChallengeId([keyA], id, site('other'), T0, TTL)).toEqual({ ok: false, failure: { code: 'site_key_mismatch' } });
-    expect(authenticateChallengeId([keyA], id, undefined, T0, TTL).ok).toBe(true);
+    expect(authenticateChallengeId([keyA], id, site('other'), T0, LIVES, false)).toEqual({ ok: false, failure: { code: 'site_key_mismatch' } });
+    expect(authenticateChallengeId([keyA], id, undefined, T0, LIVES, false).ok).toBe(true);
   });
 
   it('expires one millisecond after expires_at; refuses ids from more than a minute ahead', () => {
     const { id } = mintChallengeId(keyA, 'site', T0);
-    expect(authenticateChallengeId([keyA], id, site('site'), T0 + TTL, TTL).ok).toBe(true);
-    expect(authenticateChallengeId([keyA], id, site('site'), T0 + TTL + 1, TTL)).toEqual({ ok: false, failure: { code: 'challenge_expired' } });
-    expect(authenticateChallengeId([keyA], id, site('site'), T0 - 60_000, TTL).ok).toBe(true);
-    expect(authenticateChallengeId([keyA], id, site('site'), T0 - 60_001, TTL)).toEqual({ ok: false, failure: { code: 'challenge_not_found' } });
+    expect(authenticateChallengeId([keyA], id, site('site'), T0 + TTL, LIVES, false).ok).toBe(true);
+    expect(authenticateChallengeId([keyA], id, site('site'), T0 + TTL + 1, LIVES, false)).toEqual({ ok: false, failure: { code: 'challenge_expired' } });
+    expect(authenticateChallengeId([keyA], id, site('site'), T0 - 60_000, LIVES, false).ok).toBe(true);
+    expect(authenticateChallengeId([keyA], id, site('site'), T0 - 60_001, LIVES, false)).toEqual({ ok: false, failure: { code: 'challenge_not_found' } });
+  });
+
+  it('accept a keyboard solve until the keyboard life, one millisecond past it challenge_expired; expires_at stays the pointer one', () => {
+    const { id } = mintChallengeId(keyA, 'site', T0);
+    const r = authenticateChallengeId([keyA], id, site('site'), T0 + KEYBOARD_TTL, LIVES, true);
+    expect(r.ok && r.challenge).toMatchObject({ expiresAt: T0 + TTL, acceptedUntil: T0 + KEYBOARD_TTL, spentUntil: T0 + KEYBOARD_TTL });
+    expect(authenticateChallengeId([keyA], id, site('site'), T0 + KEYBOARD_TTL + 1, LIVES, true)).toEqual({ ok: false, failure: { code: 'challenge_expired' } });
+    expect(authenticateChallengeId([keyA], id, site('site'), T0 + TTL + 1, LIVES, false)).toEqual({ ok: false, failure: { code: 'challenge_expired' } });
+  });
+
+  it('never give a keyboard solve less than a pointer one: a keyboard life set shorter counts as the pointer life', () => {
+    const { id } = mintChallengeId(keyA, 'site', T0);
+    const shorter = { challengeTtlMs: TTL, keyboardChallengeTtlMs: 60_000 };
+    const r = authenticateChallengeId([keyA], id, site('site'), T0 + TTL, shorter, true);
+    expect(r.ok && r.challenge).toMatchObject({ acceptedUntil: T0 + TTL, spentUntil: T0 + TTL });
+    expect(authenticateChallengeId([keyA], id, site('site'), T0 + TTL + 1, shorter, true)).toEqual({ ok: false, failure: { code: 'challenge_expired' } });
   });
 });
 
@@ -98,7 +116,7 @@ describe('deriveChallenge', () => {
 
   it('issuing, authenticating and re-deriving agree; the derived values are not the MAC24 the id shows', () => {
     const minted = mintChallengeId(keyB, 'site', T0);
-    const r = authenticateChallengeId([keyA, keyB], minted.id, site('site'), T0, TTL);
+    const r = authenticateChallengeId([keyA, keyB], minted.id, site('site'), T0, LIVES, false);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.challenge.mac).toBe(minted.mac);

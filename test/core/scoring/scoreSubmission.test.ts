@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultTable, scoringTables } from '../../../src/core/scoring/ScoringTable.js';
+import { defaultTable, scoringTables, type ScoringTable } from '../../../src/core/scoring/ScoringTable.js';
 import { MemoryStore } from '../../../src/store/MemoryStore.js';
 import { TraceFingerprints } from '../../../src/core/scoring/TraceFingerprints.js';
 import { inferInputType } from '../../../src/core/scoring/inferInputType.js';
@@ -48,6 +48,23 @@ function score(events: RawEvent[], fingerprints = newFingerprints(), probeReacti
 /** The modelled person's solve of `maze` (seed 3, which the table accepts: see the first test). */
 const personAtKeys = () => modelledPersonAtKeys(kernel.generateMaze(maze), 3);
 
+/** How many of 100 scripted keyboard solves of `family` (every hold style, default mazes) `table` accepts. */
+async function scriptsAccepted(table: ScoringTable, family: (typeof INDEPENDENT_GAP_FAMILIES)[number]): Promise<number> {
+  let accepted = 0;
+  for (let seed = 1; seed <= 100; seed++) {
+    const m = kernel.generateMaze({ seed: seed * 104_729, width: 8, height: 8, difficulty: 0.3 });
+    const events = scriptAtKeys(m, family, HOLD_STYLES[seed % HOLD_STYLES.length]!, seed);
+    const r = await scoreSubmission({ kernel, table, fingerprints: newFingerprints() }, { maze: m, cellSize: 40, events: packEvents(events), rawEvents: events });
+    expect(r.inputType).toBe('keyboard');
+    if (r.score >= table.threshold) accepted++;
+    else expect(r.reasons.length).toBeGreaterThan(0);
+  }
+  return accepted;
+}
+
+/** The script families table v2's keyboard model was fitted against. */
+const V2_FAMILIES = ['constant', 'uniform', 'gaussian', 'exponential', 'lognormal'] as const;
+
 describe('scoreSubmission', () => {
   it('accepts a (modelled) person solving with arrow keys, whatever input_type claims', async () => {
     const claimed = personAtKeys().map((e) => ({ ...e, input_type: 'mouse' }));
@@ -69,19 +86,33 @@ describe('scoreSubmission', () => {
     expect(accepted).toBeGreaterThanOrEqual(38);
   });
 
-  // The calibrated figure is at most 2% accepted per family (bench/calibrate/README.md "Keyboard"):
-  // here 100 solves each, every hold style, on mazes of the default policy.
-  it.each(INDEPENDENT_GAP_FAMILIES)('rejects arrow keys pressed with independent %s gaps, with or without keyups', async (family) => {
+  // Screen-reader users explore the maze by its announcements: the people table v3's keyboard
+  // model was refitted for (v2 accepted 3 in 40 such solves). Here 100 held-out solves (seeds
+  // the calibration does not use), both widgets. The switch-scanning and sip-and-puff models are
+  // accepted 89% and 77% (npm run calibrate:keyboard): short of the 97% target, not asserted here.
+  it('accepts modelled screen-reader users exploring by announcements, at least 97 of 100', async () => {
     let accepted = 0;
     for (let seed = 1; seed <= 100; seed++) {
-      const m = kernel.generateMaze({ seed: seed * 104_729, width: 8, height: 8, difficulty: 0.3 });
-      const events = scriptAtKeys(m, family, HOLD_STYLES[seed % HOLD_STYLES.length]!, seed);
+      const m = kernel.generateMaze({ seed: seed * 6151, width: 8, height: 8, difficulty: 0.3 });
+      const events = modelledPersonAtKeys(m, 70_000 + seed, seed % 2 === 0 ? 'ours' : 'deployed', 'screen-reader');
       const r = await scoreSubmission({ kernel, fingerprints: newFingerprints() }, { maze: m, cellSize: 40, events: packEvents(events), rawEvents: events });
       expect(r.inputType).toBe('keyboard');
       if (r.score >= defaultTable.threshold) accepted++;
-      else expect(r.reasons.length).toBeGreaterThan(0);
     }
-    expect(accepted).toBeLessThanOrEqual(2);
+    expect(accepted).toBeGreaterThanOrEqual(97);
+  });
+
+  // Table v2's keyboard model: at most 2% accepted per family of the scripts it was fitted
+  // against (bench/calibrate/README.md "Keyboard"): here 100 solves each, every hold style.
+  it.each(V2_FAMILIES)('v2 rejects arrow keys pressed with independent %s gaps, with or without keyups', async (family) => {
+    expect(await scriptsAccepted(scoringTables.v2, family)).toBeLessThanOrEqual(2);
+  });
+
+  // Table v3 trades script rejection for the people who explore (issue note, calibrate README):
+  // measured 1-9% for these families against the 2% target, which v3 misses. This bound keeps the
+  // shipped operating point from sliding further, it is not the target.
+  it.each(INDEPENDENT_GAP_FAMILIES)('v3 rejects arrow keys pressed with independent %s gaps at its measured operating point', async (family) => {
+    expect(await scriptsAccepted(defaultTable, family)).toBeLessThanOrEqual(family === 'shuffled-person' ? 30 : 10);
   });
 
   it('still loads table v1 unchanged, which scores keyboard solves on their timing regularity alone', async () => {

@@ -101,7 +101,15 @@ describe('MarkerTable across threads', () => {
     const now = Date.now();
     for (const i of recorded) expect(table.consume(plan.keys[i]!, now + 400, undefined, now)).toBe('used');
     expect(table.consume('challenge:new', now + 400, undefined, now)).toBe('full');
-    const later = now + 400;
+    // Live through the millisecond of their expiry, free the one after.
+    const later = now + 401;
     expect(table.consume('challenge:new', later + 400, undefined, later)).toBe('fresh');
+  });
+
+  it('keeps a marker through the millisecond of its expiry, as the other stores do, and frees it the one after', () => {
+    const table = new MarkerTable(createMarkerTableMemory(64));
+    expect(table.consume('challenge:edge', 1_000, undefined, 500)).toBe('fresh');
+    expect(table.consume('challenge:edge', 1_500, undefined, 1_000)).toBe('used');
+    expect(table.consume('challenge:edge', 1_500, undefined, 1_001)).toBe('fresh');
   });
 });

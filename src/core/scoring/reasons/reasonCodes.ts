@@ -75,4 +75,6 @@ export const REASON_OF_FEATURE: Readonly<Record<ScoredFeature, ReasonCode>> = {
   keyboard_gap_spread: 'timing_too_regular',
   keyboard_choice_contrast: 'keyboard_rhythm_scripted',
   keyboard_overlap_fraction: 'keyboard_no_rollover',
+  keyboard_key_gap_share: 'keyboard_rhythm_scripted',
+  keyboard_gap_structure: 'keyboard_rhythm_scripted',
 };

@@ -62,3 +62,27 @@ export function correlation(xs: readonly number[], ys: readonly number[], min: n
   }
   return sxx > 0 && syy > 0 ? sxy / Math.sqrt(sxx * syy) : NaN;
 }
+
+/**
+ * Share of the variance of the samples explained by their group, corrected for chance (epsilon
+ * squared: (between - (groups - 1) * within mean square) / total): about 0 when the groups are
+ * drawn from one distribution whatever its shape, 1 when each group is a constant of its own.
+ * NaN under two groups or with fewer than `groups + min` samples; 0 when every sample is equal.
+ */
+export function groupShare(groups: readonly (readonly number[])[], min: number): number {
+  const kept = groups.filter((g) => g.length > 0);
+  const n = kept.reduce((s, g) => s + g.length, 0);
+  if (kept.length < 2 || n < kept.length + min) return NaN;
+  const mean = kept.reduce((s, g) => s + g.reduce((a, b) => a + b, 0), 0) / n;
+  let total = 0, within = 0;
+  for (const g of kept) {
+    const m = g.reduce((a, b) => a + b, 0) / g.length;
+    for (const v of g) {
+      total += (v - mean) ** 2;
+      within += (v - m) ** 2;
+    }
+  }
+  if (total === 0) return 0;
+  const between = total - within;
+  return (between - ((kept.length - 1) * within) / (n - kept.length)) / total;
+}
