@@ -60,8 +60,11 @@ export function layPeople(kernel: CalibrationKernel, traces: readonly HumanTrace
   return { native: pairs.map((p) => p.native), throttle33: pairs.map((p) => p.throttle33) };
 }
 
-/** What calibration fits on: a third of the traces as the deployed widget's 33 ms throttle captures them. */
-export const fittingMix = (people: Record<Capture, Sample[]>): Sample[] => people.native.map((h, i) => (i % 3 === 2 ? people.throttle33[i]! : h));
+/**
+ * What calibration fits on: each trace with every recorded point and as the deployed widget's
+ * 33 ms throttle captures it (people are weighted per user, so a trace counts once in all).
+ */
+export const fittingMix = (people: Record<Capture, Sample[]>): Sample[] => [...people.native, ...people.throttle33];
 
 export interface Scored {
   sample: Sample;
