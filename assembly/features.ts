@@ -5,7 +5,7 @@ import { EVENTS, EVENT_BYTES, MAX_EVENTS } from './memory';
 import { MAX_SIDE, MIN_SIDE, WALL_E, WALL_N, WALL_S, WALL_W, generateMaze, wallAt } from './maze';
 
 /** Feature slots, then FINGERPRINT_SIZE samples of the trace's shape (two curves of SHAPE_POINTS). */
-export const FEATURE_COUNT: i32 = 34;
+export const FEATURE_COUNT: i32 = 36;
 const SHAPE_POINTS: i32 = 24;
 export const FINGERPRINT_SIZE: i32 = 2 * SHAPE_POINTS;
 const OUT: usize = memory.data((FEATURE_COUNT + FINGERPRINT_SIZE) << 3, 16);
@@ -96,6 +96,10 @@ let turnSum: f64 = 0, turnN: f64 = 0, turnPath: f64 = 0;
 let pauseRun: f64 = 0, pauseCount: f64 = 0, pauseTime: f64 = 0;
 let onset: f64 = -1;
 let peakMax: f64 = 0, valleyMin: f64 = 0, rising: bool = true, peaks: f64 = 0;
+// Sub-movement timing: when the current one began (its valley; < 0 before the first valley),
+// peaked and bottomed out; its rise's share of its duration, and the intervals between peaks.
+let riseStart: f64 = -1, peakTime: f64 = 0, valleyTime: f64 = 0, lastPeak: f64 = -1;
+let riseShareSum: f64 = 0, riseShareN: f64 = 0, peakGapSum: f64 = 0, peakGapSq: f64 = 0, peakGapN: f64 = 0;
 
 function resetStream(): void {
   rCount = 0;
@@ -105,6 +109,8 @@ function resetStream(): void {
   onset = -1;
   peakMax = valleyMin = 0;
   rising = true;
+  riseStart = lastPeak = -1;
+  peakTime = valleyTime = riseShareSum = riseShareN = peakGapSum = peakGapSq = peakGapN = 0;
   memory.fill(ANGLE_HIST, 0, <usize>ANGLE_BINS << 2);
 }
 
@@ -155,18 +161,39 @@ function feed(x: f64, y: f64, elapsed: f64): void {
     else closePause();
     if (onset < 0.0 && speed >= MOVE_SPEED) onset = elapsed - STEP;
     // Sub-movements: speed peaks with hysteresis, so jitter does not count as a peak.
+    // A sub-movement runs from one valley to the next; its rise is valley to peak.
     if (rising) {
-      if (speed > peakMax) peakMax = speed;
+      if (speed > peakMax) {
+        peakMax = speed;
+        peakTime = elapsed;
+      }
       if (peakMax >= MOVE_SPEED && speed < 0.7 * peakMax) {
         peaks += 1.0;
         rising = false;
         valleyMin = speed;
+        valleyTime = elapsed;
+        if (lastPeak >= 0.0) {
+          const gap = peakTime - lastPeak;
+          peakGapSum += gap;
+          peakGapSq += gap * gap;
+          peakGapN += 1.0;
+        }
+        lastPeak = peakTime;
       }
     } else {
-      if (speed < valleyMin) valleyMin = speed;
+      if (speed < valleyMin) {
+        valleyMin = speed;
+        valleyTime = elapsed;
+      }
       if (speed > 1.4 * valleyMin + 0.5) {
+        if (riseStart >= 0.0 && valleyTime > riseStart) {
+          riseShareSum += (peakTime - riseStart) / (valleyTime - riseStart);
+          riseShareN += 1.0;
+        }
+        riseStart = valleyTime;
         rising = true;
         peakMax = speed;
+        peakTime = elapsed;
       }
     }
     vx = nvx;
@@ -339,6 +366,9 @@ export function features(count: i32, seed: u32, w: i32, h: i32, d: f64, cellSize
   put(31, backwards);
   put(32, roughN > 0.0 ? roughSum / roughN : 0.0);
   put(33, roughN > 0.0 ? stepRoughSum / roughN : 0.0);
+  put(34, riseShareN > 0.0 ? riseShareSum / riseShareN : 0.5);
+  const gapMean = peakGapN > 0.0 ? peakGapSum / peakGapN : 0.0;
+  put(35, gapMean > 0.0 ? Math.sqrt(Math.max(0.0, peakGapSq / peakGapN - gapMean * gapMean)) / gapMean : 0.0);
   if (duration > 0.0 && path > 0.0) shape(count, keyboard, kx, ky, ox, t0, duration, path, n);
   return FEATURE_COUNT;
 }

@@ -7,6 +7,7 @@ import { composeTraces, isHeldOut, loadSegments, type HumanTrace } from './human
 import { CELL } from './mazePath.js';
 import { Rng } from './random.js';
 import type { BotFamily } from './bots/families.js';
+import type { Laying } from './layings/laying.js';
 import { CAPTURES, botSamples, humanSamples, replaySamples, type CalibrationKernel, type Capture, type Sample } from './samples.js';
 import { macroRate, wilson, type Rate } from './stats.js';
 
@@ -41,15 +42,29 @@ export async function buildDataset(
   replaySources: number,
   replayCopies: number,
   families?: readonly BotFamily[],
+  laying?: Laying,
 ): Promise<Dataset> {
   const rng = new Rng(seed);
-  const pairs = traces.map((t) => humanSamples(kernel, rng, t));
+  const pairs = traces.map((t) => humanSamples(kernel, rng, t, laying));
   const humans = { native: pairs.map((p) => p.native), throttle33: pairs.map((p) => p.throttle33) };
   const bots = await botSamples(kernel, rng, botsPerFamily, families);
   const sources = every(traces, Math.max(1, Math.floor(traces.length / replaySources))).slice(0, replaySources);
   const replays = sources.flatMap((t, i) => replaySamples(kernel, rng, t, replayCopies, String(i)));
   return { humans, bots, replays };
 }
+
+/** Each trace laid on a maze of its own by `laying`, by capture (`[c][i]` are one movement). */
+export function layPeople(kernel: CalibrationKernel, traces: readonly HumanTrace[], seed: number, laying: Laying): Record<Capture, Sample[]> {
+  const rng = new Rng(seed);
+  const pairs = traces.map((t) => humanSamples(kernel, rng, t, laying));
+  return { native: pairs.map((p) => p.native), throttle33: pairs.map((p) => p.throttle33) };
+}
+
+/**
+ * What calibration fits on: each trace with every recorded point and as the deployed widget's
+ * 33 ms throttle captures it (people are weighted per user, so a trace counts once in all).
+ */
+export const fittingMix = (people: Record<Capture, Sample[]>): Sample[] => [...people.native, ...people.throttle33];
 
 export interface Scored {
   sample: Sample;

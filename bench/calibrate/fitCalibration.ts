@@ -1,7 +1,7 @@
 import { packEvents } from '../../src/kernel/index.js';
 import type { ScoringTable } from '../../src/core/scoring/ScoringTable.js';
 import { humanRates, scoreAll } from './evaluate.js';
-import { fitTable, type Labelled } from './fitTable.js';
+import { fitTable, type FitOptions, type Labelled } from './fitTable.js';
 import { CELL } from './mazePath.js';
 import type { CalibrationKernel, Sample } from './samples.js';
 
@@ -24,16 +24,15 @@ export async function fitCalibration(
   values: ReadonlyMap<Sample, Float64Array>,
   humans: readonly Sample[],
   bots: readonly Sample[],
+  options: FitOptions = {},
 ): Promise<ScoringTable> {
   const perUser = new Map<string, number>();
   for (const h of humans) perUser.set(h.user, (perUser.get(h.user) ?? 0) + 1);
   const perFamily = new Map<string, number>();
   for (const b of bots) perFamily.set(b.kind, (perFamily.get(b.kind) ?? 0) + 1);
-  const data: Labelled[] = [
-    ...humans.map((h) => ({ values: values.get(h)!, human: true, weight: 1 / (perUser.get(h.user)! * perUser.size) })),
-    ...bots.map((b) => ({ values: values.get(b)!, human: false, weight: 1 / (perFamily.get(b.kind)! * perFamily.size) })),
-  ];
-  const mouse = fitTable(data);
+  const people: Labelled[] = humans.map((h) => ({ values: values.get(h)!, human: true, weight: 1 / (perUser.get(h.user)! * perUser.size) }));
+  const scripted: Labelled[] = bots.map((b) => ({ values: values.get(b)!, human: false, weight: 1 / (perFamily.get(b.kind)! * perFamily.size) }));
+  const mouse = fitTable([...people, ...scripted], options);
   const draft: ScoringTable = { ...base, types: { ...base.types, mouse, touch: mouse, pen: mouse } };
   const calScored = await scoreAll(kernel, draft, humans, 1);
   let threshold = 0.5;

@@ -25,6 +25,8 @@ export const MODEL_FEATURES: readonly [FeatureName, ScoringTerm['transform']][] 
   ['jitter_ratio', 'log'],
   ['speed_roughness', 'log'],
   ['step_roughness', 'log'],
+  ['submovement_rise', 'identity'],
+  ['submovement_gap_cv', 'identity'],
 ];
 
 const slot = (name: FeatureName) => FEATURE_NAMES.indexOf(name);
@@ -43,20 +45,40 @@ export interface Labelled {
   weight: number;
 }
 
+export interface FitOptions {
+  /** The features weighed, each with its transform (default MODEL_FEATURES). */
+  features?: readonly (readonly [FeatureName, ScoringTerm['transform']])[];
+  /** Features whose terms are bounded together (InputTable.boundedFloor). */
+  bounded?: ReadonlySet<FeatureName>;
+  /** The most the bounded terms together may lower the logit; needed with `bounded`. */
+  boundedFloor?: number;
+  /** Signed terms count only where they lower the score (ScoringTerm.onlyLowers). */
+  onlyLowers?: boolean;
+  /** L2 penalty. */
+  lambda?: number;
+  iterations?: number;
+}
+
 /**
  * Fits a logistic model: features centred on the human median and scaled by the human
  * interquartile range, clipped to +-4, with L2 regularisation (so no single feature decides).
  * Each feature enters twice: as z (a direction the bots taught) and folded, as |z| with a
  * weight kept at or below 0, so a trace far from people in any direction loses score even
- * where no bot in the fit went.
+ * where no bot in the fit went. The bounded features' terms are fitted as the scorer applies
+ * them: together they lower the logit by at most `boundedFloor`.
  */
-export function fitTable(data: readonly Labelled[], lambda = 0.02, iterations = 3000): InputTable {
-  const linear: ScoringTerm[] = MODEL_FEATURES.map(([feature, transform]) => {
+export function fitTable(data: readonly Labelled[], opts: FitOptions = {}): InputTable {
+  const { features = MODEL_FEATURES, bounded = new Set<FeatureName>(), onlyLowers = false, lambda = 0.02, iterations = 3000 } = opts;
+  const floor = bounded.size > 0 ? opts.boundedFloor : undefined;
+  if (bounded.size > 0 && floor === undefined) throw new Error('bounded features need a boundedFloor');
+  const linear: ScoringTerm[] = features.map(([feature, transform]) => {
     const xs = data.filter((d) => d.human).map((d) => tf(transform, d.values[slot(feature)]!)).sort((a, b) => a - b);
     const iqr = quantile(xs, 0.75) - quantile(xs, 0.25);
-    return { feature, transform, center: quantile(xs, 0.5), scale: Math.max(iqr / 1.349, 1e-3), weight: 0 };
+    return { feature, transform, center: quantile(xs, 0.5), scale: Math.max(iqr / 1.349, 1e-3), weight: 0, ...(onlyLowers ? { onlyLowers: true } : {}), ...(bounded.has(feature) ? { bounded: true } : {}) };
   });
-  const terms: ScoringTerm[] = [...linear, ...linear.map((t) => ({ ...t, fold: true }))];
+  const terms: ScoringTerm[] = [...linear, ...linear.map(({ onlyLowers: _, ...t }) => ({ ...t, fold: true }))];
+  const hinged = terms.map((t) => t.onlyLowers === true);
+  const isBounded = terms.map((t) => t.bounded === true);
   const z = data.map((d) =>
     terms.map((t) => {
       const v = Math.min(4, Math.max(-4, (tf(t.transform, d.values[slot(t.feature)]!) - t.center) / t.scale));
@@ -71,10 +93,21 @@ export function fitTable(data: readonly Labelled[], lambda = 0.02, iterations = 
   for (let it = 1; it <= iterations; it++) {
     const g = new Float64Array(terms.length + 1);
     data.forEach((d, i) => {
-      let logit = bias;
-      for (let k = 0; k < terms.length; k++) logit += w[k]! * z[i]![k]!;
+      let free = bias, held = 0;
+      const zi = z[i]!;
+      for (let k = 0; k < terms.length; k++) {
+        const part = w[k]! * zi[k]!;
+        if (hinged[k] && part > 0) continue;
+        if (isBounded[k]) held += part;
+        else free += part;
+      }
+      const floored = floor !== undefined && held < -floor;
+      const logit = free + (floored ? -floor : held);
       const err = (1 / (1 + Math.exp(-logit)) - (d.human ? 1 : 0)) * (d.weight / total);
-      for (let k = 0; k < terms.length; k++) g[k]! += err * z[i]![k]!;
+      for (let k = 0; k < terms.length; k++) {
+        if ((floored && isBounded[k]) || (hinged[k] && w[k]! * zi[k]! > 0)) continue;
+        g[k]! += err * zi[k]!;
+      }
       g[terms.length]! += err;
     });
     for (let k = 0; k < terms.length; k++) g[k]! += lambda * w[k]!;
@@ -90,5 +123,6 @@ export function fitTable(data: readonly Labelled[], lambda = 0.02, iterations = 
   return {
     bias: round(bias),
     terms: terms.map((t, k) => ({ ...t, center: round(t.center), scale: round(t.scale), weight: round(w[k]!) })).filter((t) => !t.fold || t.weight !== 0),
+    ...(floor !== undefined ? { boundedFloor: floor } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import type { ScoringTable } from '../../src/core/scoring/ScoringTable.js';
 import { botRates, scoreAll, type FamilyRates } from './evaluate.js';
 import { fitCalibration } from './fitCalibration.js';
+import type { FitOptions } from './fitTable.js';
 import type { CalibrationKernel, Sample } from './samples.js';
 
 export interface LeftOut extends FamilyRates {
@@ -21,11 +22,12 @@ export async function leaveOneFamilyOut(
   values: ReadonlyMap<Sample, Float64Array>,
   calibration: { humans: readonly Sample[]; bots: readonly Sample[] },
   heldOutBots: readonly Sample[],
+  options: FitOptions = {},
 ): Promise<Record<string, LeftOut>> {
   const out: Record<string, LeftOut> = {};
   for (const family of new Set(heldOutBots.map((b) => b.kind))) {
     const others = calibration.bots.filter((b) => b.kind !== family);
-    const table = await fitCalibration(kernel, base, values, calibration.humans, others);
+    const table = await fitCalibration(kernel, base, values, calibration.humans, others, options);
     const scored = await scoreAll(kernel, table, heldOutBots.filter((b) => b.kind === family), table.threshold);
     const rates = botRates(scored, table.threshold);
     out[family] = { ...rates.families[family]!, threshold: table.threshold, ...(rates.variants[family] ? { variants: rates.variants[family] } : {}) };

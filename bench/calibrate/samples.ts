@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { extractFeatures } from '../../src/kernel/features.js';
-import { MAX_MAZE_SIDE, MIN_MAZE_SIDE, WasmKernel, kernelFromInstance, type Kernel, type MazeParams, type RawEvent } from '../../src/kernel/index.js';
+import { WasmKernel, kernelFromInstance, type Kernel, type MazeParams, type RawEvent } from '../../src/kernel/index.js';
 import type { FeatureSource } from '../../src/core/scoring/FeatureSource.js';
 import { BOT_FAMILIES, type BotFamily } from './bots/families.js';
 import type { HumanTrace } from './humans.js';
-import { MAX_STRETCH, layOnMaze } from './layOnMaze.js';
-import { CELL, laidLength } from './mazePath.js';
+import { layOnMaze } from './layOnMaze.js';
+import { alongChord } from './layings/alongChord.js';
+import type { Laying } from './layings/laying.js';
+import { mazeFor } from './mazeFor.js';
 import type { Rng } from './random.js';
 
 export type CalibrationKernel = Kernel & FeatureSource;
@@ -35,34 +37,6 @@ function randomMaze(rng: Rng, min: number, max: number): MazeParams {
   return { seed: rng.int(0, 0xffffffff), width: rng.int(min, max), height: rng.int(min, max), difficulty: rng.uniform(0.1, 0.9) };
 }
 
-const MAZE_TRIES = 300;
-
-/**
- * A maze whose laid centre-line is `lengthPx` long within MAX_STRETCH (else the closest of
- * MAZE_TRIES), so a trace laid on it keeps the person's speed. The side adapts to the length.
- */
-export function mazeFor(kernel: Kernel, rng: Rng, lengthPx: number): MazeParams {
-  const clampSide = (v: number) => Math.min(MAX_MAZE_SIDE, Math.max(MIN_MAZE_SIDE, Math.round(v)));
-  let side = lengthPx / CELL / 2.5 + 1;
-  let best: MazeParams | undefined;
-  let bestGap = Infinity;
-  for (let i = 0; i < MAZE_TRIES && bestGap > MAX_STRETCH; i++) {
-    const m: MazeParams = {
-      seed: rng.int(0, 0xffffffff),
-      width: clampSide(side + rng.uniform(-2, 2)),
-      height: clampSide(side + rng.uniform(-2, 2)),
-      difficulty: rng.uniform(0.1, 0.9),
-    };
-    const stretch = laidLength(kernel.generateMaze(m)) / lengthPx;
-    if (Math.abs(stretch - 1) < bestGap) {
-      best = m;
-      bestGap = Math.abs(stretch - 1);
-    }
-    side *= stretch < 1 ? 1.02 : 0.98;
-  }
-  return best!;
-}
-
 /** Capture of a human trace: every recorded point, or the deployed widget's 33 ms throttle. */
 export type Capture = 'native' | 'throttle33';
 export const CAPTURES: readonly Capture[] = ['native', 'throttle33'];
@@ -82,12 +56,13 @@ export function throttle(events: readonly RawEvent[], ms: number): RawEvent[] {
 }
 
 /**
- * A human trace laid on a maze of its own length, as the server would receive it from a
- * collector sending every point and from the deployed widget's 33 ms throttle.
+ * A human trace laid on a maze by `laying` (by default along the chord at the person's own
+ * length), as the server would receive it from a collector sending every point and from the
+ * deployed widget's 33 ms throttle.
  */
-export function humanSamples(kernel: Kernel, rng: Rng, trace: HumanTrace): Record<Capture, Sample> {
-  const maze = mazeFor(kernel, rng, trace.pathPx);
-  const events = layOnMaze(trace, kernel.generateMaze(maze));
+export function humanSamples(kernel: Kernel, rng: Rng, trace: HumanTrace, laying: Laying = alongChord): Record<Capture, Sample> {
+  const maze = laying.mazeFor(kernel, rng, trace);
+  const events = laying.lay(trace, kernel.generateMaze(maze), rng);
   const sample = (e: RawEvent[]): Sample => ({ kind: 'human', user: trace.user, source: trace.source, maze, events: e });
   return { native: sample(events), throttle33: sample(throttle(events, 33)) };
 }

@@ -42,6 +42,9 @@ export const FEATURE_NAMES = [
   // Appended after v1 (tables look terms up by name, so older tables keep working).
   'speed_roughness',
   'step_roughness',
+  // Appended in v3: how sub-movements unfold in time along the path, whatever the laying.
+  'submovement_rise',
+  'submovement_gap_cv',
 ] as const;
 
 export type FeatureName = (typeof FEATURE_NAMES)[number];

@@ -4,6 +4,7 @@ import type { Rng } from '../random.js';
 import { ALL_VARIANTS, DPRS, variantName } from './dispatch.js';
 import { ghostCursorEvents } from './ghostCursor.js';
 import { heroEmulatorEvents } from './heroEmulator.js';
+import { intermittentControlEvents } from './intermittentControl.js';
 import { powerLawEvents } from './powerLaw.js';
 import { CADENCES } from './sampleMotion.js';
 import { submovementEvents } from './submovements.js';
@@ -39,5 +40,11 @@ export const BOT_FAMILIES: readonly BotFamily[] = [
     name: 'power-law',
     variants: motorVariants.map(({ c, dpr }) => `${c} ms, dpr ${dpr}`),
     events: (rng, maze, v) => powerLawEvents(rng, maze, motorVariants[v]!.c, motorVariants[v]!.dpr),
+  },
+  // Added with v3 after its features were chosen: a family no feature was written against.
+  {
+    name: 'intermittent-control',
+    variants: motorVariants.map(({ c, dpr }) => `${c} ms, dpr ${dpr}`),
+    events: (rng, maze, v) => intermittentControlEvents(rng, maze, motorVariants[v]!.c, motorVariants[v]!.dpr),
   },
 ];

@@ -26,6 +26,17 @@ export interface ScoringTerm<F extends ScoredFeature = FeatureName> {
   missing?: number;
   /** Weigh |z| instead of z: a distance from the human median in either direction. */
   fold?: boolean;
+  /**
+   * Count the term only where it lowers the score: a value on the human side of the median
+   * adds nothing, so looking very human on one feature cannot buy back looking scripted on
+   * another.
+   */
+  onlyLowers?: boolean;
+  /**
+   * One of the table's bounded terms (see InputTable.boundedFloor): a feature that the way
+   * calibration lays pointing data on mazes can move, so it may lower a score only so far.
+   */
+  bounded?: boolean;
 }
 
 /** Every feature a term may weigh. */
@@ -34,6 +45,12 @@ export type ScoredFeature = FeatureName | KeyboardFeatureName;
 export interface InputTable {
   bias: number;
   terms: ScoringTerm<ScoredFeature>[];
+  /**
+   * The most the `bounded` terms together may lower the logit (a positive number; absent: no
+   * bound). Kept below bias - logit(threshold), so a person at the human median on every other
+   * feature is accepted however the bounded features read: they cannot reject anyone alone.
+   */
+  boundedFloor?: number;
 }
 
 /**

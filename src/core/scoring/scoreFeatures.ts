@@ -20,15 +20,36 @@ function valueOf(feature: ScoredFeature, measured: MeasuredFeatures): number {
   return measured.keyboard?.[KEYBOARD_SLOT.get(feature)!] ?? NaN;
 }
 
-/** Each term's part of the logit (weight * clamped z), in the model's term order. */
+/**
+ * Each term's part of the logit (weight * clamped z), in the model's term order. When the
+ * bounded terms together would lower the logit by more than the model's boundedFloor, each of
+ * them is scaled down alike so that together they lower it by exactly that much.
+ */
 export function termContributions(model: InputTable, measured: MeasuredFeatures): Float64Array {
+  const parts = unboundedContributions(model, measured);
+  if (model.boundedFloor === undefined) return parts;
+  let bounded = 0;
+  model.terms.forEach((term, i) => {
+    if (term.bounded) bounded += parts[i]!;
+  });
+  if (bounded >= -model.boundedFloor) return parts;
+  const scale = model.boundedFloor / -bounded;
+  model.terms.forEach((term, i) => {
+    if (term.bounded) parts[i]! *= scale;
+  });
+  return parts;
+}
+
+function unboundedContributions(model: InputTable, measured: MeasuredFeatures): Float64Array {
   return Float64Array.from(model.terms, (term) => {
     const raw = valueOf(term.feature, measured);
     if (Number.isNaN(raw) && term.missing !== undefined) return term.weight * term.missing;
     const x = term.transform === 'log' ? Math.log(0.01 + Math.max(0, raw)) : raw;
     const z = Math.min(Z_LIMIT, Math.max(-Z_LIMIT, (x - term.center) / term.scale));
     // A value that is not a number counts fully against, whatever the sign of the weight.
-    return Number.isFinite(z) ? term.weight * (term.fold ? Math.abs(z) : z) : -Z_LIMIT * Math.abs(term.weight);
+    if (!Number.isFinite(z)) return -Z_LIMIT * Math.abs(term.weight);
+    const part = term.weight * (term.fold ? Math.abs(z) : z);
+    return term.onlyLowers && part > 0 ? 0 : part;
   });
 }
 

@@ -145,6 +145,38 @@ describe('kernel features on hand-made traces', () => {
     expect(f.interval_max).toBeCloseTo(0.51, 9);
   });
 
+  it("sub-movement timing: a stroke's rise share of its duration, and the spread of the gaps between peaks", () => {
+    // Back and forth along a corridor, each sub-movement a speed bump from rest to rest whose
+    // peak comes at `peakAt` of its duration (a power warp of minimum jerk's symmetric profile).
+    const mj = (f: number) => f * f * f * (10 - 15 * f + 6 * f * f);
+    const strokes = (peakAt: number, durations: number[]) => {
+      const warp = Math.log(0.5) / Math.log(peakAt);
+      const events: RawEvent[] = [at(0.5, 0.5, 0)];
+      let t = 0, x = 0.5, dir = 1;
+      for (const ms of durations) {
+        for (let k = 1; k <= ms / 10; k++) events.push(at(x + dir * 2 * mj(((k * 10) / ms) ** warp), 0.5, t + k * 10));
+        t += ms;
+        x += dir * 2;
+        dir = -dir;
+      }
+      return events;
+    };
+    const even = Array.from({ length: 8 }, () => 400);
+    const symmetric = features(strokes(0.5, even)).f;
+    const early = features(strokes(0.3, even)).f;
+    expect(symmetric.submovements).toBeGreaterThanOrEqual(7);
+    // Resampled every 40 ms, a 400 ms stroke's peak and valleys land within a step.
+    expect(Math.abs(symmetric.submovement_rise - 0.5)).toBeLessThanOrEqual(0.1);
+    expect(early.submovement_rise).toBeLessThan(symmetric.submovement_rise - 0.1);
+    expect(symmetric.submovement_gap_cv).toBeLessThan(0.1);
+    const uneven = features(strokes(0.5, [240, 240, 240, 720, 720, 720, 240, 240])).f;
+    expect(uneven.submovement_gap_cv).toBeGreaterThan(0.25);
+    // One stroke has no valley before it: nothing to measure, the neutral 0.5 and no spread.
+    const one = features(strokes(0.3, [400])).f;
+    expect(one.submovement_rise).toBe(0.5);
+    expect(one.submovement_gap_cv).toBe(0);
+  });
+
   it('corridor deviation: distance to the centre-line of a horizontal corridor', () => {
     const m = kernel.generateMaze(maze);
     const index = [...m.walls].findIndex((w) => w === (WALL_N | WALL_S));

@@ -65,6 +65,8 @@ export const REASON_OF_FEATURE: Readonly<Record<ScoredFeature, ReasonCode>> = {
   backward_timestamps: 'timestamps_invalid',
   speed_roughness: 'motion_too_smooth',
   step_roughness: 'motion_too_smooth',
+  submovement_rise: 'motion_too_smooth',
+  submovement_gap_cv: 'no_corrections',
   keyboard_keyup_fraction: 'keyboard_keyups_missing',
   keyboard_hold_median: 'keyboard_holds_implausible',
   keyboard_hold_spread: 'keyboard_holds_implausible',

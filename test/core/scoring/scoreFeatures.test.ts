@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { FEATURE_NAMES } from '../../../src/kernel/features.js';
+import { termContributions } from '../../../src/core/scoring/scoreFeatures.js';
+import { scoringTables, type InputTable, type ScoringTerm } from '../../../src/core/scoring/ScoringTable.js';
+
+const kernel = (values: Partial<Record<(typeof FEATURE_NAMES)[number], number>>) =>
+  Float64Array.from(FEATURE_NAMES, (name) => values[name] ?? 0);
+const term = (feature: ScoringTerm['feature'], weight: number, extra: Partial<ScoringTerm> = {}): ScoringTerm => ({
+  feature,
+  transform: 'identity',
+  center: 0,
+  scale: 1,
+  weight,
+  ...extra,
+});
+
+describe('termContributions', () => {
+  it('a term that only lowers adds nothing on the human side of the median, and its full part on the other', () => {
+    const model: InputTable = { bias: 0, terms: [term('speed_cv', 2, { onlyLowers: true }), term('jerk_norm', 2)] };
+    expect([...termContributions(model, { kernel: kernel({ speed_cv: 1.5, jerk_norm: 1.5 }) })]).toEqual([0, 3]);
+    expect([...termContributions(model, { kernel: kernel({ speed_cv: -1.5, jerk_norm: -1.5 }) })]).toEqual([-3, -3]);
+  });
+
+  it('bounded terms together lower the logit by at most the floor, scaled alike; the others are untouched', () => {
+    const model: InputTable = {
+      bias: 5,
+      boundedFloor: 2,
+      terms: [term('curvature', 1, { bounded: true }), term('corridor_deviation_sd', 3, { bounded: true }), term('interval_cv', 1)],
+    };
+    // Bounded parts -2 and -6 (sum -8) become -0.5 and -1.5 (sum -2); the free term keeps its -4.
+    const parts = termContributions(model, { kernel: kernel({ curvature: -2, corridor_deviation_sd: -2, interval_cv: -4 }) });
+    expect(parts[0]).toBeCloseTo(-0.5, 12);
+    expect(parts[1]).toBeCloseTo(-1.5, 12);
+    expect(parts[2]).toBe(-4);
+    // Within the floor nothing changes.
+    const within = termContributions(model, { kernel: kernel({ curvature: -0.5, corridor_deviation_sd: 0.25, interval_cv: 1 }) });
+    expect([...within]).toEqual([-0.5, 0.75, 1]);
+  });
+
+  it('without a floor, bounded marks change nothing', () => {
+    const model: InputTable = { bias: 0, terms: [term('curvature', 1, { bounded: true }), term('turn_mean', 1, { bounded: true })] };
+    expect([...termContributions(model, { kernel: kernel({ curvature: -4, turn_mean: -4 }) })]).toEqual([-4, -4]);
+  });
+
+  it('in the shipped v3 table, the bounded terms alone cannot reject a person at the median on every other feature', () => {
+    const v3 = scoringTables.v3;
+    const mouse = v3.types.mouse;
+    expect(mouse.terms.some((t) => t.bounded)).toBe(true);
+    expect(mouse.boundedFloor).toBeGreaterThan(0);
+    const logitThreshold = Math.log(v3.threshold / (1 - v3.threshold));
+    expect(mouse.bias - mouse.boundedFloor!).toBeGreaterThan(logitThreshold);
+  });
+});
