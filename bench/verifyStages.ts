@@ -174,13 +174,13 @@ async function staged(ctx: CoreContext, body: ArrayBuffer, marks: Marks, at: num
   const { policy } = site;
   marks[k++] = performance.now();
   const now = ctx.now();
-  const auth = authenticateChallengeId(ctx.challengeKeys, input.challenge_id, site, now, config.challengeTtlMs);
+  const auth = authenticateChallengeId(ctx.challengeKeys, input.challenge_id, site, now, config, inferInputType(input.events) === 'keyboard');
   if (!auth.ok) throw new Error(auth.failure.code);
   const { challenge } = auth;
   const passkeys = sitePasskeys(ctx.passkeys, site);
   if (checkWebAuthnShape(passkeys, input.stable_id, input.webauthn) !== undefined) throw new Error('passkey shape');
   marks[k++] = performance.now();
-  const consumed = await ctx.store.consume(`challenge:${challenge.id}`, { issuedAt: challenge.createdAt, expiresAt: challenge.expiresAt });
+  const consumed = await ctx.store.consume(`challenge:${challenge.id}`, { issuedAt: challenge.createdAt, expiresAt: challenge.spentUntil });
   if (consumed !== 'fresh') throw new Error(`consume: ${consumed}`);
   marks[k++] = performance.now();
   const derived = derivedFromMac(challenge.mac, policy.probeProbability);
