@@ -1,0 +1,175 @@
+/**
+ * The operator dashboard's page: polls GET /dashboard/data (core/traffic/summarizeTraffic.ts)
+ * every POLL_MS and draws each panel with uPlot. No inline script or style: the page runs under
+ * the same Content-Security-Policy as the widget.
+ */
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import './dashboard.css';
+
+const POLL_MS = 5_000;
+const SCORE_BUCKETS = 10;
+const COLOURS = ['#2f6fde', '#d9480f', '#2b8a3e', '#ae3ec9', '#e8590c', '#0c8599', '#c2255c', '#5c940d', '#1864ab', '#862e9c', '#a61e4d', '#495057'];
+
+/** The JSON of GET /dashboard/data. */
+interface Summary {
+  sites: string[];
+  times: number[];
+  series: Record<string, number[]>;
+  latency: Record<string, { p50: (number | null)[]; p99: (number | null)[] }>;
+}
+
+/** One panel: its data from a summary, drawn over time or over categories. */
+interface Panel {
+  id: string;
+  title: string;
+  kind: 'time' | 'bars';
+  /** Series names and values; for 'bars', `x` holds the categories' labels. */
+  data(s: Summary): { x?: string[]; series: [string, (number | null)[]][] };
+  /** Logarithmic y axis (latencies). */
+  log?: boolean;
+}
+
+const sum = (a: readonly number[]) => a.reduce((t, n) => t + n, 0);
+const named = (s: Summary, prefix: string) =>
+  Object.keys(s.series)
+    .filter((k) => k.startsWith(prefix))
+    .sort()
+    .map((k) => [k.slice(prefix.length), s.series[k]!] as [string, number[]]);
+const totals = (s: Summary, prefix: string) => named(s, prefix).map(([name, values]) => [name, sum(values)] as const);
+
+const PANELS: Panel[] = [
+  { id: 'challenges', title: 'Challenges issued', kind: 'time', data: (s) => ({ series: [['challenges', s.series.challenge ?? s.times.map(() => 0)]] }) },
+  { id: 'verify', title: '/verify outcomes', kind: 'time', data: (s) => ({ series: named(s, 'verify:') }) },
+  {
+    id: 'acceptance',
+    title: 'Acceptance rate',
+    kind: 'time',
+    data: (s) => {
+      const outcomes = named(s, 'verify:');
+      const rate = s.times.map((_, i) => {
+        const all = sum(outcomes.map(([, v]) => v[i]!));
+        return all === 0 ? null : (s.series['verify:ok']?.[i] ?? 0) / all;
+      });
+      return { series: [['accepted share', rate]] };
+    },
+  },
+  {
+    id: 'scores',
+    title: 'Score histogram',
+    kind: 'bars',
+    data: (s) => {
+      const x = Array.from({ length: SCORE_BUCKETS }, (_, b) => `${(b / SCORE_BUCKETS).toFixed(1)}`);
+      const of = (mode: string) => x.map((_, b) => sum(s.series[`score:${mode}:${b}`] ?? []));
+      return { x, series: [['enforced', of('enforce')], ['shadow', of('shadow')]] };
+    },
+  },
+  { id: 'reasons', title: 'Reason codes', kind: 'bars', data: (s) => categories(totals(s, 'reason:'), 'reasons') },
+  { id: 'inputs', title: 'Inferred input types', kind: 'time', data: (s) => ({ series: named(s, 'input:') }) },
+  { id: 'siteverify', title: '/siteverify redemptions', kind: 'time', data: (s) => ({ series: named(s, 'siteverify:') }) },
+  { id: 'limited', title: 'Rate-limited requests', kind: 'time', data: (s) => ({ series: named(s, 'limited:') }) },
+  {
+    id: 'pow',
+    title: 'Proof-of-work difficulty of challenges issued (bits)',
+    kind: 'bars',
+    data: (s) => categories(totals(s, 'pow:').sort((a, b) => Number(a[0]) - Number(b[0])), 'challenges'),
+  },
+  {
+    id: 'latency',
+    title: 'Latency p50 / p99 per route (ms)',
+    kind: 'time',
+    log: true,
+    data: (s) => ({
+      series: Object.keys(s.latency)
+        .sort()
+        .flatMap((route) => [[`${route} p50`, s.latency[route]!.p50], [`${route} p99`, s.latency[route]!.p99]] as [string, (number | null)[]][]),
+    }),
+  },
+];
+
+/** Bars of totals by category; one empty category when there is none yet (uPlot needs a point). */
+function categories(entries: readonly (readonly [string, number])[], label: string): { x: string[]; series: [string, number[]][] } {
+  if (entries.length === 0) return { x: ['none yet'], series: [[label, [0]]] };
+  return { x: entries.map(([name]) => name), series: [[label, entries.map(([, n]) => n)]] };
+}
+
+const drawn = new Map<string, { plot: uPlot; key: string }>();
+
+function draw(panel: Panel, s: Summary, into: HTMLElement): void {
+  const { x, series } = panel.data(s);
+  const xs = panel.kind === 'time' ? s.times : (x ?? []).map((_, i) => i);
+  const data = [xs, ...series.map(([, v]) => v)] as uPlot.AlignedData;
+  // The same series (and categories) as drawn: new data only; else a new plot.
+  const key = JSON.stringify([series.map(([name]) => name), x]);
+  const held = drawn.get(panel.id);
+  if (held !== undefined && held.key === key) return held.plot.setData(data);
+  held?.plot.destroy();
+  const bars = panel.kind === 'bars' ? uPlot.paths.bars!({ size: [0.8 / Math.max(1, series.length), 64], align: 0 }) : undefined;
+  const opts: uPlot.Options = {
+    width: Math.max(320, into.clientWidth),
+    height: 220,
+    scales: { x: { time: panel.kind === 'time' }, y: panel.log ? { distr: 3 } : { range: (_u, min, max) => [Math.min(0, min), Math.max(1, max)] } },
+    axes: [panel.kind === 'bars' ? { values: (_u, splits) => splits.map((i) => x?.[i] ?? '') } : {}, {}],
+    series: [{}, ...series.map(([label], i) => ({ label, stroke: COLOURS[i % COLOURS.length]!, fill: bars ? `${COLOURS[i % COLOURS.length]!}99` : undefined, paths: bars, spanGaps: false }))],
+  };
+  drawn.set(panel.id, { plot: new uPlot(opts, data, into), key });
+}
+
+function panelElement(panel: Panel): HTMLElement {
+  let section = document.getElementById(`panel-${panel.id}`);
+  if (section === null) {
+    section = document.createElement('section');
+    section.id = `panel-${panel.id}`;
+    section.className = 'panel';
+    const title = document.createElement('h2');
+    title.textContent = panel.title;
+    const chart = document.createElement('div');
+    chart.className = 'chart';
+    section.append(title, chart);
+    document.getElementById('panels')!.append(section);
+  }
+  return section.querySelector('.chart')!;
+}
+
+function showSites(sites: readonly string[]): void {
+  const select = document.getElementById('site') as HTMLSelectElement;
+  const have = new Set([...select.options].map((o) => o.value));
+  for (const site of sites) {
+    if (site === '' || have.has(site)) continue;
+    const option = document.createElement('option');
+    option.value = site;
+    option.textContent = site;
+    select.append(option);
+  }
+}
+
+function status(text: string, error = false): void {
+  const el = document.getElementById('status')!;
+  el.textContent = text;
+  el.className = error ? 'error' : '';
+}
+
+async function refresh(): Promise<void> {
+  const site = (document.getElementById('site') as HTMLSelectElement).value;
+  const window = (document.getElementById('window') as HTMLSelectElement).value;
+  const query = new URLSearchParams({ window });
+  if (site !== '') query.set('site', site);
+  const res = await fetch(`/dashboard/data?${query}`, { credentials: 'same-origin', cache: 'no-store' });
+  // The session ended: the page shows the login form again.
+  if (res.status === 401) return location.reload();
+  if (!res.ok) return status(`data: HTTP ${res.status}`, true);
+  const summary = (await res.json()) as Summary;
+  showSites(summary.sites);
+  for (const panel of PANELS) draw(panel, summary, panelElement(panel));
+  document.body.dataset.drawn = String(Number(document.body.dataset.drawn ?? 0) + 1);
+  status(`updated ${new Date().toLocaleTimeString()}`);
+}
+
+function poll(): void {
+  refresh()
+    .catch((e: unknown) => status(`data: ${e instanceof Error ? e.message : String(e)}`, true))
+    .finally(() => setTimeout(poll, POLL_MS));
+}
+
+for (const id of ['site', 'window']) document.getElementById(id)!.addEventListener('change', () => void refresh());
+poll();

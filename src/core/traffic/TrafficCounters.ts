@@ -1,0 +1,108 @@
+import type { Logger } from 'pino';
+import type { TrafficStore } from '../../store/traffic/TrafficStore.js';
+import type { MazeParams } from '../../kernel/types.js';
+import type { InputType } from '../scoring/ScoringTable.js';
+import type { Scored } from '../verify/checkScore.js';
+import { COUNTER, latencyBucket, scoreBucket } from './trafficNames.js';
+
+/** How often the counts gathered are added to the store. */
+export const FLUSH_INTERVAL_MS = 1_000;
+
+/** What /verify saw of a submission, as far as it got (core/verify/verifySubmission.ts). */
+export interface VerifySeen {
+  /** The input type inferred from the events (absent when refused before). */
+  inputType?: InputType;
+  /** The maze replayed, and the cell size of the canvas it was replayed on (absent when refused before). */
+  maze?: MazeParams;
+  cellSize?: number;
+  /** Scoring's verdict, when scoring ran in enforce or shadow mode. */
+  scored?: Scored;
+}
+
+/**
+ * The dashboard's counters of one server: each event adds one to a count of the current minute in
+ * a Map (no store call, no await on the hot path); every FLUSH_INTERVAL_MS the counts gathered are
+ * handed to the TrafficStore in one call and start again from zero. Counts that the store refuses
+ * are dropped (logged), never retried: the dashboard is told, the requests never wait.
+ */
+export class TrafficCounters {
+  #pending = new Map<string, number>();
+  #minute = -1;
+  #prefix = '';
+  readonly #store: TrafficStore;
+  readonly #now: () => number;
+  readonly #log: Logger | undefined;
+  readonly #timer: NodeJS.Timeout;
+  /** Per route, its latency counters' names by bucket (built once: no string built per answer). */
+  readonly #latencyNames = new Map<string, string[]>();
+
+  constructor(store: TrafficStore, opts: { now?: () => number; log?: Logger; flushIntervalMs?: number } = {}) {
+    this.#store = store;
+    this.#now = opts.now ?? Date.now;
+    this.#log = opts.log;
+    this.#timer = setInterval(() => void this.flush(), opts.flushIntervalMs ?? FLUSH_INTERVAL_MS);
+    this.#timer.unref();
+  }
+
+  /** A challenge issued for `site` at `powBits` of proof of work. */
+  challengeIssued(site: string, powBits: number): void {
+    this.#add(site, COUNTER.challenge);
+    this.#add(site, COUNTER.pow(powBits));
+  }
+
+  /** A /verify answered `outcome` (`ok` or an error code) for `site`, having seen `seen`. */
+  verified(site: string, outcome: string, seen: VerifySeen): void {
+    this.#add(site, COUNTER.verify(outcome));
+    if (seen.inputType !== undefined) this.#add(site, COUNTER.input(seen.inputType));
+    const { scored } = seen;
+    if (scored === undefined) return;
+    this.#add(site, COUNTER.score(scored.mode, scoreBucket(scored.score)));
+    for (const reason of scored.reasons) this.#add(site, COUNTER.reason(reason));
+  }
+
+  /** A /siteverify answered `outcome` (`ok` or an error code) for `site`. */
+  redeemed(site: string, outcome: string): void {
+    this.#add(site, COUNTER.siteverify(outcome));
+  }
+
+  /** A request of `site` refused by the rate limit of `bucket`. */
+  limited(site: string, bucket: string): void {
+    this.#add(site, COUNTER.limited(bucket));
+  }
+
+  /** `route` answered in `ms` (filed under no site: a route's latency is the server's). */
+  answered(route: string, ms: number): void {
+    let names = this.#latencyNames.get(route);
+    if (names === undefined) {
+      names = Array.from({ length: latencyBucket(Infinity) + 1 }, (_, b) => COUNTER.latency(route, b));
+      this.#latencyNames.set(route, names);
+    }
+    this.#add('', names[latencyBucket(ms)]!);
+  }
+
+  /** Hands the counts gathered so far to the store (the timer calls this; so does close). */
+  async flush(): Promise<void> {
+    if (this.#pending.size === 0) return;
+    const counts = [...this.#pending];
+    this.#pending = new Map();
+    await this.#store.addCounts(counts).catch((e: unknown) => {
+      this.#log?.warn({ err: e instanceof Error ? e.message : String(e), fields: counts.length }, 'dashboard counts dropped');
+    });
+  }
+
+  /** Stops the timer after a last flush. */
+  async close(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.flush();
+  }
+
+  #add(site: string, name: string): void {
+    const minute = Math.floor(this.#now() / 60_000);
+    if (minute !== this.#minute) {
+      this.#minute = minute;
+      this.#prefix = `${minute}\t`;
+    }
+    const key = `${this.#prefix}${site}\t${name}`;
+    this.#pending.set(key, (this.#pending.get(key) ?? 0) + 1);
+  }
+}
