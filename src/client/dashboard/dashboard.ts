@@ -110,7 +110,14 @@ function draw(panel: Panel, s: Summary, into: HTMLElement): void {
     height: 220,
     scales: { x: { time: panel.kind === 'time' }, y: panel.log ? { distr: 3 } : { range: (_u, min, max) => [Math.min(0, min), Math.max(1, max)] } },
     axes: [panel.kind === 'bars' ? { values: (_u, splits) => splits.map((i) => x?.[i] ?? '') } : {}, {}],
-    series: [{}, ...series.map(([label], i) => ({ label, stroke: COLOURS[i % COLOURS.length]!, fill: bars ? `${COLOURS[i % COLOURS.length]!}99` : undefined, paths: bars, spanGaps: false }))],
+    series: [
+      {},
+      ...series.map(([label], i) => {
+        const colour = COLOURS[i % COLOURS.length]!;
+        // Points as well as lines: a minute with traffic between empty ones is still seen.
+        return bars ? { label, stroke: colour, fill: `${colour}99`, paths: bars } : { label, stroke: colour, points: { show: true, size: 5 }, spanGaps: false };
+      }),
+    ],
   };
   drawn.set(panel.id, { plot: new uPlot(opts, data, into), key });
 }
