@@ -15,6 +15,7 @@ import { pct, quantiles } from './stats.js';
 import { canvasMoves, recordedMoves, skipsCells, stepCells } from './steps.js';
 import { drawReport } from './drawReport.js';
 import { detourReport } from './detourReport.js';
+import { peopleSummary, writePeopleSummary } from './peopleSummary.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
@@ -45,6 +46,9 @@ const cal = await buildDataset(kernel, split.calibration, 1, CALIBRATION_BOTS, 0
 const calHumans = cal.humans.native.map((h, i) => (i % 3 === 2 ? cal.humans.throttle33[i]! : h));
 const data = await buildDataset(kernel, split.heldOut, SEED, HELD_OUT_BOTS, 20, 25);
 const values = featureValues(kernel, [...calHumans, ...cal.bots]);
+// The people the default table (v3) is calibrated on, for the drift report of `ariadne calibrate --traces`.
+const people = writePeopleSummary(peopleSummary('v3', calHumans, values));
+console.log(`calibration people's feature quantiles written to ${path.relative(repoRoot, people)}`);
 const base: ScoringTable = { ...scoringTables.v1, version: 'v2', types: { ...scoringTables.v1.types, keyboard: scoringTables.v2.types.keyboard } };
 let table: ScoringTable = scoringTables.v2;
 if (fit) {
