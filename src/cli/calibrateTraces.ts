@@ -1,10 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { calibrationPeople } from '../core/scoring/drift/calibrationPeople.js';
+import { acceptedFeatureRows } from '../core/scoring/drift/acceptedFeatureRows.js';
 import { compareWithPeople } from '../core/scoring/drift/compareWithPeople.js';
 import { type TableVersion, defaultTable, scoringTables } from '../core/scoring/ScoringTable.js';
 import type { TraceRecord } from '../core/traffic/traceRecord.js';
-import { FEATURE_NAMES } from '../kernel/features.js';
 import { driftReportHtml } from './driftReportHtml.js';
 
 export const CALIBRATE_USAGE = `Usage: ariadne calibrate --traces FILE [--out FILE] [--table VERSION]
@@ -49,19 +49,17 @@ export async function calibrateTraces(args: readonly string[], io: Output): Prom
     io.err(`cannot read ${options.traces}: ${e instanceof Error ? e.message : String(e)}`);
     return 1;
   }
-  const rows: number[][] = [];
+  const records: Partial<TraceRecord>[] = [];
   const lines = text.split('\n').filter((l) => l.trim() !== '');
   for (const [i, line] of lines.entries()) {
-    let record: Partial<TraceRecord>;
     try {
-      record = JSON.parse(line) as Partial<TraceRecord>;
+      records.push(JSON.parse(line) as Partial<TraceRecord>);
     } catch {
       io.err(`${options.traces}:${i + 1}: not JSON`);
       return 1;
     }
-    const accepted = record.outcome === 'ok' && record.input_type !== 'keyboard' && typeof record.features === 'object' && record.features !== null;
-    if (accepted) rows.push(FEATURE_NAMES.map((name) => (record.features as Record<string, number | null>)[name] ?? NaN));
   }
+  const rows = acceptedFeatureRows(records);
   if (rows.length === 0) {
     io.err(`${options.traces}: no accepted pointer trace with features among ${lines.length} lines`);
     return 1;

@@ -15,7 +15,7 @@ import { repoRoot } from './helpers/server.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
 
 const TOKEN = 'dashboard-token-0123456789';
-const PANELS = ['challenges', 'verify', 'acceptance', 'scores', 'reasons', 'inputs', 'siteverify', 'limited', 'pow', 'latency'];
+const PANELS = ['challenges', 'verify', 'acceptance', 'scores', 'reasons', 'inputs', 'siteverify', 'limited', 'pow', 'latency', 'drift'];
 
 /** What went wrong on a page: console errors, uncaught errors, CSP violations. */
 async function watch(page: Page): Promise<{ errors: string[]; violations: () => Promise<string[]> }> {
@@ -72,7 +72,7 @@ describe.skipIf(!findChromium())('the dashboard in Chromium', { timeout: 90_000 
     const cookies = await live.browser.context.cookies(`${live.server.url}/dashboard`);
     expect(cookies.find((c) => c.name === 'ariadne_dashboard')).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/dashboard' });
 
-    await expect.poll(() => page.locator('body[data-drawn]').count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => page.locator('body[data-drawn][data-drift]').count(), { timeout: 15_000 }).toBe(1);
     for (const id of PANELS) {
       const canvas = page.locator(`#panel-${id} .uplot canvas`);
       expect(await canvas.count(), id).toBe(1);
@@ -89,6 +89,8 @@ describe.skipIf(!findChromium())('the dashboard in Chromium', { timeout: 90_000 
     // The counts reached the page: the legend of /verify outcomes names what happened.
     await expect.poll(() => page.locator('#panel-verify .u-legend').innerText(), { timeout: 15_000 }).toContain('invalid_signature');
     expect(await page.locator('#panel-siteverify .u-legend').innerText()).toContain('ok');
+    // The drift panel compared the one accepted trace with the table's calibration people.
+    expect(await page.locator('#panel-drift .u-legend').innerText()).toContain('W1 (1 accepted traces, table v3)');
 
     // Live: the page asks again by itself.
     const drawn = Number(await page.getAttribute('body', 'data-drawn'));

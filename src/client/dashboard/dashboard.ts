@@ -19,16 +19,37 @@ interface Summary {
   latency: Record<string, { p50: (number | null)[]; p99: (number | null)[] }>;
 }
 
-/** One panel: its data from a summary, drawn over time or over categories. */
-interface Panel {
+/** The JSON of GET /dashboard/drift (core/scoring/drift/driftOfSample.ts). */
+interface Drift {
+  table: string;
+  traces: number;
+  features: { feature: string; wasserstein: number; ks: number; outside: number; fewPeople: boolean }[];
+}
+
+/** One panel: its data from what the server sent (`S`), drawn over time or over categories. */
+interface Panel<S = Summary> {
   id: string;
   title: string;
   kind: 'time' | 'bars';
   /** Series names and values; for 'bars', `x` holds the categories' labels. */
-  data(s: Summary): { x?: string[]; series: [string, (number | null)[]][] };
+  data(s: S): { x?: string[]; series: [string, (number | null)[]][] };
   /** Logarithmic y axis (latencies). */
   log?: boolean;
 }
+
+/** The most features the drift panel shows, farthest first. */
+const DRIFT_FEATURES = 12;
+
+const DRIFT_PANEL: Panel<Drift> = {
+  id: 'drift',
+  title: 'Drift from the calibration people (Wasserstein-1, scorer units; * where over 10% of traffic sits among few people)',
+  kind: 'bars',
+  data: (d) =>
+    categories(
+      d.features.slice(0, DRIFT_FEATURES).map((f) => [`${f.feature}${f.fewPeople ? ' *' : ''}`, Number(f.wasserstein.toFixed(3))] as const),
+      `W1 (${d.traces} accepted traces, table ${d.table})`,
+    ),
+};
 
 const sum = (a: readonly number[]) => a.reduce((t, n) => t + n, 0);
 const named = (s: Summary, prefix: string) =>
@@ -95,9 +116,9 @@ function categories(entries: readonly (readonly [string, number])[], label: stri
 
 const drawn = new Map<string, { plot: uPlot; key: string }>();
 
-function draw(panel: Panel, s: Summary, into: HTMLElement): void {
+function draw<S>(panel: Panel<S>, s: S, into: HTMLElement): void {
   const { x, series } = panel.data(s);
-  const xs = panel.kind === 'time' ? s.times : (x ?? []).map((_, i) => i);
+  const xs = panel.kind === 'time' ? (s as Summary).times : (x ?? []).map((_, i) => i);
   const data = [xs, ...series.map(([, v]) => v)] as uPlot.AlignedData;
   // The same series (and categories) as drawn: new data only; else a new plot.
   const key = JSON.stringify([series.map(([name]) => name), x]);
@@ -122,7 +143,7 @@ function draw(panel: Panel, s: Summary, into: HTMLElement): void {
   drawn.set(panel.id, { plot: new uPlot(opts, data, into), key });
 }
 
-function panelElement(panel: Panel): HTMLElement {
+function panelElement(panel: { id: string; title: string }): HTMLElement {
   let section = document.getElementById(`panel-${panel.id}`);
   if (section === null) {
     section = document.createElement('section');
@@ -172,11 +193,24 @@ async function refresh(): Promise<void> {
   status(`updated ${new Date().toLocaleTimeString()}`);
 }
 
+/** The drift panel: asked for on load and on demand only (the server reads every trace kept). */
+async function compareDrift(): Promise<void> {
+  const res = await fetch('/dashboard/drift', { credentials: 'same-origin', cache: 'no-store' });
+  if (res.status === 401) return location.reload();
+  if (!res.ok) return status(`drift: HTTP ${res.status}`, true);
+  draw(DRIFT_PANEL, (await res.json()) as Drift, panelElement(DRIFT_PANEL));
+  document.body.dataset.drift = 'drawn';
+}
+
 function poll(): void {
   refresh()
     .catch((e: unknown) => status(`data: ${e instanceof Error ? e.message : String(e)}`, true))
     .finally(() => setTimeout(poll, POLL_MS));
 }
 
+// Every panel in its place from the start, whichever answer comes first.
+for (const panel of [...PANELS, DRIFT_PANEL]) panelElement(panel);
 for (const id of ['site', 'window']) document.getElementById(id)!.addEventListener('change', () => void refresh());
+document.getElementById('compare')!.addEventListener('click', () => void compareDrift().catch((e: unknown) => status(`drift: ${String(e)}`, true)));
 poll();
+void compareDrift().catch((e: unknown) => status(`drift: ${String(e)}`, true));

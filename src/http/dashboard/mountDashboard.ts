@@ -6,6 +6,7 @@ import type { Config } from '../../config.js';
 import { failure } from '../../core/errors.js';
 import { checkRateLimit } from '../../core/rateLimit.js';
 import { WINDOWS, summarizeTraffic, type TrafficWindow } from '../../core/traffic/summarizeTraffic.js';
+import { driftOfSample } from '../../core/scoring/drift/driftOfSample.js';
 import type { Store } from '../../store/Store.js';
 import type { TrafficStore } from '../../store/traffic/TrafficStore.js';
 import { type StaticFile, readStaticFile } from '../assets/loadClientFiles.js';
@@ -46,6 +47,8 @@ const UNAUTHORIZED = plainFailure(failure('unauthorized', 'log in at /dashboard 
  *   per address) opens a session cookie (see dashboardSession.ts) and goes back to the page;
  * - GET /dashboard/data?window=hour|day&site=KEY: the counts (core/traffic/summarizeTraffic.ts);
  * - GET /dashboard/traces.jsonl: the sampled traces, one JSON object a line;
+ * - GET /dashboard/drift: the sample's accepted traffic against the table's calibration people
+ *   (core/scoring/drift/driftOfSample.ts), asked for by the page on demand (it reads every trace);
  * - GET /dashboard/<file>: the page's script and style sheet, under the widget's strict CSP.
  * The data routes answer 401 `unauthorized` (JSON) without a live session.
  */
@@ -108,6 +111,15 @@ export function mountDashboard(app: TemplatedApp, opts: DashboardOptions): void 
     const finish = answerOnce(res);
     summarizeTraffic(opts.traffic, window as TrafficWindow, site === undefined ? null : site, now()).then(
       (summary) => finish(() => writeReply(res, { status: 200, body: summary }, [])),
+      () => finish(() => writeReply(res, plainFailure(failure('store_unavailable')), [])),
+    );
+  });
+
+  app.get(`${SESSION_PATH}/drift`, (res, req) => {
+    if (!signedIn(req)) return writeReply(res, UNAUTHORIZED, []);
+    const finish = answerOnce(res);
+    driftOfSample(opts.traffic, config.scoring.table).then(
+      (drift) => finish(() => writeReply(res, { status: 200, body: drift }, [])),
       () => finish(() => writeReply(res, plainFailure(failure('store_unavailable')), [])),
     );
   });

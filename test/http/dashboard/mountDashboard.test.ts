@@ -104,7 +104,7 @@ describe('dashboard: who may see it', () => {
     const [, mac] = good.split('.');
     const later = `${SESSION_COOKIE}=${clock + 365 * 86_400_000}.${mac}`;
     for (const cookie of ['', `${SESSION_COOKIE}=${TOKEN}`, later, `${SESSION_COOKIE}=1.${mac}`]) {
-      for (const path of ['/dashboard/data', '/dashboard/traces.jsonl']) {
+      for (const path of ['/dashboard/data', '/dashboard/traces.jsonl', '/dashboard/drift']) {
         const r = await fetch(server.at(path), { headers: { cookie } });
         expect(r.status).toBe(401);
         expect(await r.json()).toEqual({ success: false, error_code: 'unauthorized', detail: 'log in at /dashboard first' });

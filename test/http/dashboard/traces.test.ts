@@ -63,6 +63,13 @@ describe('sampled traces', () => {
     expect(Object.keys(record.features)).toEqual([...FEATURE_NAMES]);
     expect(record.events.length).toBeGreaterThan(10);
     expect(record.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00\.000Z$/);
+
+    // The drift panel compares the accepted ones with the table's calibration people.
+    const drift = await (await fetch(server.at('/dashboard/drift'), { headers: { cookie } })).json();
+    expect(drift.table).toBe('v3');
+    expect(drift.traces).toBe(lines.filter((l) => JSON.parse(l).outcome === 'ok').length);
+    expect(drift.features.length).toBeGreaterThan(10);
+    expect(drift.features[0]).toEqual({ feature: expect.any(String), wasserstein: expect.any(Number), ks: expect.any(Number), outside: expect.any(Number), fewPeople: expect.any(Boolean) });
   });
 
   it('never holds an address, session id, token, key, signature, challenge id or user agent (property)', async () => {
