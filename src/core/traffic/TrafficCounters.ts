@@ -26,15 +26,23 @@ export interface VerifySeen {
  * are dropped (logged), never retried: the dashboard is told, the requests never wait.
  */
 export class TrafficCounters {
-  #pending = new Map<string, number>();
+  /**
+   * Counts of the current minute by site, then by name: two lookups of strings whose hashes V8
+   * keeps (site keys and the names below are made once), no string built per count.
+   */
+  #current = new Map<string, Map<string, number>>();
   #minute = -1;
-  #prefix = '';
+  /** Earlier minutes' counts not handed over yet, as `[field, n]`. */
+  #done: [string, number][] = [];
   readonly #store: TrafficStore;
   readonly #now: () => number;
   readonly #log: Logger | undefined;
   readonly #timer: NodeJS.Timeout;
   /** Per route, its latency counters' names by bucket (built once: no string built per answer). */
   readonly #latencyNames = new Map<string, string[]>();
+  /** Names by the code or value they count, per kind, built once each. */
+  readonly #names = new Map<(v: string) => string, Map<string, string>>();
+  readonly #powNames: string[] = [];
 
   constructor(store: TrafficStore, opts: { now?: () => number; log?: Logger; flushIntervalMs?: number } = {}) {
     this.#store = store;
@@ -47,27 +55,27 @@ export class TrafficCounters {
   /** A challenge issued for `site` at `powBits` of proof of work. */
   challengeIssued(site: string, powBits: number): void {
     this.#add(site, COUNTER.challenge);
-    this.#add(site, COUNTER.pow(powBits));
+    this.#add(site, (this.#powNames[powBits] ??= COUNTER.pow(powBits)));
   }
 
   /** A /verify answered `outcome` (`ok` or an error code) for `site`, having seen `seen`. */
   verified(site: string, outcome: string, seen: VerifySeen): void {
-    this.#add(site, COUNTER.verify(outcome));
-    if (seen.inputType !== undefined) this.#add(site, COUNTER.input(seen.inputType));
+    this.#add(site, this.#name(COUNTER.verify, outcome));
+    if (seen.inputType !== undefined) this.#add(site, this.#name(COUNTER.input, seen.inputType));
     const { scored } = seen;
     if (scored === undefined) return;
     this.#add(site, COUNTER.score(scored.mode, scoreBucket(scored.score)));
-    for (const reason of scored.reasons) this.#add(site, COUNTER.reason(reason));
+    for (const reason of scored.reasons) this.#add(site, this.#name(COUNTER.reason, reason));
   }
 
   /** A /siteverify answered `outcome` (`ok` or an error code) for `site`. */
   redeemed(site: string, outcome: string): void {
-    this.#add(site, COUNTER.siteverify(outcome));
+    this.#add(site, this.#name(COUNTER.siteverify, outcome));
   }
 
   /** A request of `site` refused by the rate limit of `bucket`. */
   limited(site: string, bucket: string): void {
-    this.#add(site, COUNTER.limited(bucket));
+    this.#add(site, this.#name(COUNTER.limited, bucket));
   }
 
   /** `route` answered in `ms` (filed under no site: a route's latency is the server's). */
@@ -82,9 +90,10 @@ export class TrafficCounters {
 
   /** Hands the counts gathered so far to the store (the timer calls this; so does close). */
   async flush(): Promise<void> {
-    if (this.#pending.size === 0) return;
-    const counts = [...this.#pending];
-    this.#pending = new Map();
+    this.#closeMinute();
+    const counts = this.#done;
+    if (counts.length === 0) return;
+    this.#done = [];
     await this.#store.addCounts(counts).catch((e: unknown) => {
       this.#log?.warn({ err: e instanceof Error ? e.message : String(e), fields: counts.length }, 'dashboard counts dropped');
     });
@@ -99,10 +108,34 @@ export class TrafficCounters {
   #add(site: string, name: string): void {
     const minute = Math.floor(this.#now() / 60_000);
     if (minute !== this.#minute) {
+      this.#closeMinute();
       this.#minute = minute;
-      this.#prefix = `${minute}\t`;
     }
-    const key = `${this.#prefix}${site}\t${name}`;
-    this.#pending.set(key, (this.#pending.get(key) ?? 0) + 1);
+    let names = this.#current.get(site);
+    if (names === undefined) {
+      names = new Map();
+      this.#current.set(site, names);
+    }
+    names.set(name, (names.get(name) ?? 0) + 1);
+  }
+
+  /** Moves the current minute's counts to the ones to hand over, as fields `minute\tsite\tname`. */
+  #closeMinute(): void {
+    for (const [site, names] of this.#current) for (const [name, n] of names) this.#done.push([`${this.#minute}\t${site}\t${name}`, n]);
+    this.#current = new Map();
+  }
+
+  #name(kind: (value: string) => string, value: string): string {
+    let names = this.#names.get(kind);
+    if (names === undefined) {
+      names = new Map();
+      this.#names.set(kind, names);
+    }
+    let name = names.get(value);
+    if (name === undefined) {
+      name = kind(value);
+      names.set(value, name);
+    }
+    return name;
   }
 }

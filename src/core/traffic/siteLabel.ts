@@ -1,4 +1,5 @@
 import type { SiteRegistry } from '../sites/SiteRegistry.js';
+import { testSiteOutcome } from '../sites/testKeys.js';
 
 /**
  * The site a count is filed under: a site key the sites file (or the test keys) lists, else ''
@@ -6,7 +7,8 @@ import type { SiteRegistry } from '../sites/SiteRegistry.js';
  * there is the client's word: filing under it would let requests add sites without end.
  */
 export function siteLabel(sites: SiteRegistry, siteKey: unknown): string {
-  if (typeof siteKey !== 'string' || !sites.listed && !sites.testKeys) return '';
-  const site = sites.resolve(siteKey);
-  return site !== undefined && (sites.listed || site.test !== undefined) ? siteKey : '';
+  if (typeof siteKey !== 'string') return '';
+  // A test key first, by a lookup in a constant table (resolving it would copy a site).
+  if (testSiteOutcome(siteKey) !== undefined) return sites.testKeys ? siteKey : '';
+  return sites.listed && sites.resolve(siteKey) !== undefined ? siteKey : '';
 }

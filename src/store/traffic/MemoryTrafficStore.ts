@@ -12,6 +12,8 @@ export class MemoryTrafficStore implements TrafficStore {
   /** Index of the oldest trace kept in #traces (dropped ones are cut off in batches). */
   #head = 0;
   #bytes = 0;
+  /** The oldest minute kept at the last pruning. */
+  #pruned = -1;
   readonly #bounds: TraceBounds;
   readonly #now: () => number;
 
@@ -32,7 +34,10 @@ export class MemoryTrafficStore implements TrafficStore {
       const rest = field.slice(tab + 1);
       fields.set(rest, (fields.get(rest) ?? 0) + n);
     }
+    // Minutes are forgotten once a minute, not at every flush.
     const oldest = Math.floor(this.#now() / 60_000) - COUNTS_RETENTION_MINUTES;
+    if (oldest === this.#pruned) return;
+    this.#pruned = oldest;
     for (const minute of this.#minutes.keys()) if (minute < oldest) this.#minutes.delete(minute);
   }
 
