@@ -130,7 +130,13 @@ function draw<S>(panel: Panel<S>, s: S, into: HTMLElement): void {
     width: Math.max(320, into.clientWidth),
     height: 220,
     scales: { x: { time: panel.kind === 'time' }, y: panel.log ? { distr: 3 } : { range: (_u, min, max) => [Math.min(0, min), Math.max(1, max)] } },
-    axes: [panel.kind === 'bars' ? { values: (_u, splits) => splits.map((i) => x?.[i] ?? '') } : {}, {}],
+    axes: [
+      panel.kind === 'bars'
+        ? // Many categories (reason codes, features): their names slanted, so they do not overlap.
+          { values: (_u, splits) => splits.map((i) => x?.[i] ?? ''), ...((x?.length ?? 0) > 4 ? { rotate: -35, size: 90 } : {}) }
+        : {},
+      {},
+    ],
     series: [
       {},
       ...series.map(([label], i) => {
