@@ -90,7 +90,9 @@ describe(`sampling every /verify under load (${FLOOD} large submissions and the 
     expect(lines.length).toBeLessThanOrEqual(MAX_COUNT);
     // Far fewer than went through: the oldest were dropped, and what is kept is the newest.
     expect(lines.length).toBeLessThan(FLOOD / 10);
-    expect(JSON.parse(lines.at(-1)!).events[0].x).toBe((FLOOD - 1) % 320);
+    // The newest kept is one of the last batch (its eight are answered in any order).
+    const newest = JSON.parse(lines.at(-1)!).events[0].x as number;
+    expect(Array.from({ length: 8 }, (_, k) => (FLOOD - 8 + k) % 320)).toContain(newest);
     console.log(`trace sampling: ${FLOOD} large submissions, ${lines.length} traces kept (${Buffer.byteLength(text)} B); heap ${before.toFixed(1)} MB before, ${after.toFixed(1)} MB after`);
     expect(after - before).toBeLessThan(MAX_BYTES / 2 ** 20 + HEAP_SLACK_MB);
   });
