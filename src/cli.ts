@@ -53,7 +53,7 @@ const { store, credentials } = stores;
 let url: string;
 let stopServing: () => Promise<void>;
 if (!threaded) {
-  const server = await serveHere({ config, sites, store, credentials, log, threadOfPort: false }).catch(fatal);
+  const server = await serveHere({ config, sites, store, credentials, traffic: stores.traffic, log, threadOfPort: false }).catch(fatal);
   reloadSitesOnSighup(sites, config, log, { passkeysOpen: credentials !== undefined });
   url = server.url;
   stopServing = () => server.close();
@@ -68,6 +68,7 @@ if (!threaded) {
     sites: sitesLoaded.snapshot,
     shared: stores.shared,
     credentials,
+    traffic: stores.traffic,
     onCrash: (message) => void exitAfterCrash(`${message}; exiting rather than serving without it`),
   }).catch(fatal);
   /**

@@ -68,6 +68,18 @@ export interface Config {
   sitesFile: string | undefined;
   /** Whether the documented test keys answer (TEST_KEYS; off by default when NODE_ENV=production). */
   testKeys: boolean;
+  /** DASHBOARD_TOKEN: the operator dashboard's password; undefined: no dashboard, nothing collected for it. */
+  dashboardToken: string | undefined;
+  /** TRACE_SAMPLE_RATE, TRACE_MAX_COUNT and TRACE_MAX_BYTES (see core/traffic/TraceSampler.ts). */
+  traces: TraceConfig;
+}
+
+/** Sampled /verify traces: the share kept, and the bounds of what is kept (oldest dropped first). */
+export interface TraceConfig {
+  /** In [0, 1]; 0 keeps nothing. */
+  sampleRate: number;
+  maxCount: number;
+  maxBytes: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -99,7 +111,13 @@ export const DEFAULTS = {
   API_PREFIX: '/api/captcha',
   DATA_DIR: './data',
   LOG_LEVEL: 'info',
+  TRACE_SAMPLE_RATE: 0,
+  TRACE_MAX_COUNT: 1_000,
+  TRACE_MAX_BYTES: 16 * 1024 * 1024,
 } as const;
+
+/** Shortest DASHBOARD_TOKEN accepted: it is a password typed into a form, guessed online. */
+export const MIN_DASHBOARD_TOKEN_LENGTH = 16;
 
 /** Most WORKERS accepted: beyond the cores, threads only add memory and switching. */
 export const MAX_WORKERS = 256;
@@ -212,6 +230,20 @@ function powMaxDifficulty(env: NodeJS.ProcessEnv, difficulty: number): number | 
   return max;
 }
 
+function dashboardToken(env: NodeJS.ProcessEnv): string | undefined {
+  const token = text(env, 'DASHBOARD_TOKEN');
+  if (token !== undefined && token.length < MIN_DASHBOARD_TOKEN_LENGTH) fail('DASHBOARD_TOKEN', `must be at least ${MIN_DASHBOARD_TOKEN_LENGTH} characters`);
+  return token;
+}
+
+function traces(env: NodeJS.ProcessEnv): TraceConfig {
+  return {
+    sampleRate: num(env, 'TRACE_SAMPLE_RATE', DEFAULTS.TRACE_SAMPLE_RATE, 0, 1, false),
+    maxCount: num(env, 'TRACE_MAX_COUNT', DEFAULTS.TRACE_MAX_COUNT, 1, 1_000_000, true),
+    maxBytes: num(env, 'TRACE_MAX_BYTES', DEFAULTS.TRACE_MAX_BYTES, 65_536, 1024 * 1024 * 1024, true),
+  };
+}
+
 function logLevel(env: NodeJS.ProcessEnv): LogLevel {
   const raw = env.LOG_LEVEL?.trim() || DEFAULTS.LOG_LEVEL;
   const level = LOG_LEVELS.find((l) => l === raw);
@@ -270,6 +302,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       logLevel: logLevel(env),
       sitesFile: text(env, 'SITES_FILE'),
       testKeys: onOff(env, 'TEST_KEYS', !production),
+      dashboardToken: dashboardToken(env),
+      traces: traces(env),
     };
     if (production && config.siteverifyAuthToken === undefined && config.sitesFile === undefined) {
       warnings.push('SITEVERIFY_AUTH_TOKEN is not set: /siteverify answers anyone who can reach it.');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { availableParallelism } from 'node:os';
-import { DEFAULTS, MAX_WORKERS, loadConfig } from '../src/config.js';
+import { DEFAULTS, MAX_WORKERS, MIN_DASHBOARD_TOKEN_LENGTH, loadConfig } from '../src/config.js';
 import { defaultTable, scoringTables } from '../src/core/scoring/ScoringTable.js';
 
 const SECRET = 'x'.repeat(32);
@@ -35,6 +35,8 @@ describe('loadConfig', () => {
       logLevel: 'info',
       siteverifyAuthToken: undefined,
       signingKeys: [],
+      dashboardToken: undefined,
+      traces: { sampleRate: 0, maxCount: 1_000, maxBytes: 16 * 1024 * 1024 },
     });
     expect(r.warnings).toEqual([]);
   });
@@ -128,6 +130,13 @@ describe('loadConfig', () => {
     ['MAX_EVENTS', '1e9'],
     ['API_PREFIX', 'no-slash'],
     ['SIGNING_SECRET', 'short'],
+    ['DASHBOARD_TOKEN', 'x'.repeat(MIN_DASHBOARD_TOKEN_LENGTH - 1)],
+    ['TRACE_SAMPLE_RATE', '1.01'],
+    ['TRACE_SAMPLE_RATE', '-0.1'],
+    ['TRACE_MAX_COUNT', '0'],
+    ['TRACE_MAX_COUNT', '1000001'],
+    ['TRACE_MAX_BYTES', '65535'],
+    ['TRACE_MAX_BYTES', String(1024 * 1024 * 1024 + 1)],
     ['SIGNING_KEYS', 'not json'],
     ['SIGNING_KEYS', '[{"kid":"a"}]'],
     ['SIGNING_KEYS', `[{"kid":"a","value":"${'z'.repeat(32)}"},{"kid":"a","value":"${'w'.repeat(32)}"}]`],
@@ -142,6 +151,17 @@ describe('loadConfig', () => {
     for (const workers of [1, MAX_WORKERS]) {
       const r = loadConfig({ SIGNING_SECRET: SECRET, WORKERS: String(workers) });
       expect(r.ok && r.config.workers).toBe(workers);
+    }
+  });
+
+  it('accepts DASHBOARD_TOKEN from its shortest, and the trace settings at their bounds', () => {
+    const token = 'x'.repeat(MIN_DASHBOARD_TOKEN_LENGTH);
+    for (const [rate, count, bytes] of [
+      ['0', '1', '65536'],
+      ['1', '1000000', String(1024 * 1024 * 1024)],
+    ] as const) {
+      const r = loadConfig({ SIGNING_SECRET: SECRET, DASHBOARD_TOKEN: token, TRACE_SAMPLE_RATE: rate, TRACE_MAX_COUNT: count, TRACE_MAX_BYTES: bytes });
+      expect(r.ok && r.config).toMatchObject({ dashboardToken: token, traces: { sampleRate: Number(rate), maxCount: Number(count), maxBytes: Number(bytes) } });
     }
   });
 

@@ -21,6 +21,7 @@ import { CAPTURES, openKernel, throttle, type Capture } from './samples.js';
 import { pct, quantiles } from './stats.js';
 import { canvasMoves, recordedMoves, skipsCells, stepCells } from './steps.js';
 import { drawReport } from './drawReport.js';
+import { peopleSummary, writePeopleSummary } from './peopleSummary.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
@@ -57,6 +58,9 @@ LAYINGS.forEach((laying, i) => {
 });
 const calHumans = LAYINGS.flatMap((l) => people.calibration[l.name]!);
 const values = featureValues(kernel, [...calHumans, ...cal.bots]);
+// The people the default table (v3) is calibrated on, for the drift report of `ariadne calibrate --traces`.
+const peopleWritten = writePeopleSummary(peopleSummary('v3', calHumans, values));
+console.log(`calibration people's feature quantiles written to ${path.relative(repoRoot, peopleWritten)}`);
 
 // Which features hold whatever the laying: the people's spread between layings against the bots'.
 const shifts = layingShifts(

@@ -7,6 +7,7 @@ import type { ServerOptions } from '../http/createServer.js';
 import { type RunningServer, startServer } from '../http/startServer.js';
 import type { Store } from '../store/Store.js';
 import type { CredentialStore } from '../store/credentials/CredentialStore.js';
+import type { TrafficStore } from '../store/traffic/TrafficStore.js';
 
 export interface ServeHereOptions {
   config: Config;
@@ -17,6 +18,8 @@ export interface ServeHereOptions {
   log: Logger;
   /** One of the threads of a process that holds the port (startServerThreads). */
   threadOfPort: boolean;
+  /** Where the dashboard's counts and the sampled traces are kept (absent: both off). */
+  traffic: TrafficStore | undefined;
   /** With threadOfPort: this thread's label and every thread's metrics. */
   threadMetrics?: ServerOptions['threadMetrics'];
 }
@@ -31,6 +34,7 @@ export function serveHere(opts: ServeHereOptions): Promise<RunningServer> {
     logger: opts.log,
     threadOfPort: opts.threadOfPort,
     ...(opts.threadMetrics ? { threadMetrics: opts.threadMetrics } : {}),
+    ...(opts.traffic ? { traffic: opts.traffic } : {}),
     passkeys: credentials && { config: config.webauthn, credentials },
     // The demo's backend redeems tokens in-process, like a site would.
     mount: (app) =>

@@ -8,6 +8,8 @@ import type { CredentialStore } from '../store/credentials/CredentialStore.js';
 import { callOverPort } from '../store/shared/callOverPort.js';
 import { type ListStore, SharedMemoryStore } from '../store/shared/SharedMemoryStore.js';
 import type { Store } from '../store/Store.js';
+import { openTrafficStore } from '../store/openStore.js';
+import { TRAFFIC_METHODS, type TrafficStore } from '../store/traffic/TrafficStore.js';
 import { createLogger } from './createLogger.js';
 import { serveHere } from './serveHere.js';
 import { CREDENTIAL_METHODS, type FromServerThread, LIST_METHODS, type ServerThreadData, type ToServerThread } from './startServerThreads.js';
@@ -23,6 +25,14 @@ const credentials: CredentialStore | undefined = data.credentials && {
   // The owner thread closes the store itself.
   close: async () => {},
 };
+const traffic: TrafficStore | undefined =
+  data.traffic === true
+    ? await openTrafficStore(config)
+    : data.traffic && {
+        ...callOverPort<TrafficStore, (typeof TRAFFIC_METHODS)[number]>(data.traffic, TRAFFIC_METHODS),
+        // The main thread keeps (and closes) the store.
+        close: async () => {},
+      };
 const sites = new SiteRegistry(data.sites);
 const tell = (m: FromServerThread) => parentPort!.postMessage(m);
 // Scrapes of GET /metrics waiting for every thread's metrics, by id.
@@ -34,7 +44,7 @@ const allThreads = () =>
     scrapes.set(id, resolve);
     tell({ type: 'metrics', id });
   });
-const server = await serveHere({ config, sites, store, credentials, log, threadOfPort: true, threadMetrics: { thread: String(data.thread), allThreads } });
+const server = await serveHere({ config, sites, store, credentials, traffic, log, threadOfPort: true, threadMetrics: { thread: String(data.thread), allThreads } });
 
 /**
  * An uncaught error leaves this thread, and what it shares with the others, in an unknown state:
@@ -71,5 +81,6 @@ tell({ type: 'listening' });
 async function stop(graceMs?: number): Promise<void> {
   await server.close(graceMs);
   await store.close();
+  await traffic?.close();
   process.exit(0);
 }

@@ -5,6 +5,7 @@ import type { CredentialStore } from '../store/credentials/CredentialStore.js';
 import type { ListStore, SharedStoreMemory } from '../store/shared/SharedMemoryStore.js';
 import { servedOverPort } from '../store/shared/answerOverPort.js';
 import { threadOfModule } from '../threadOfModule.js';
+import { TRAFFIC_METHODS, type TrafficStore } from '../store/traffic/TrafficStore.js';
 import { YOUNG_GENERATION_MIB } from './heapBounds.js';
 import { answerMetricsScrapes } from './answerMetricsScrapes.js';
 import { nextMessage } from './nextMessage.js';
@@ -19,6 +20,11 @@ export interface ServerThreadData {
   memory: { tables: SharedStoreMemory; lists: MessagePort } | undefined;
   /** Passkeys on: the port to the credential store's owner. */
   credentials: MessagePort | undefined;
+  /**
+   * Dashboard or sampling on: with STORE=memory the port to the process's TrafficStore (kept by
+   * the main thread); with STORE=redis true (each thread opens its own); else undefined.
+   */
+  traffic: MessagePort | true | undefined;
   /** Whether the process logs to a terminal (readable lines) or not (JSON lines). */
   terminal: boolean;
   /** The thread's number, 1 to WORKERS: its metrics' `thread` label. */
@@ -53,6 +59,8 @@ export interface ServerThreadsOptions {
   shared: { memory: SharedStoreMemory; lists: ListStore } | undefined;
   /** Kept by this thread and served to the others over message ports. */
   credentials: CredentialStore | undefined;
+  /** The dashboard's counts and the sampled traces (see ServerThreadData.traffic). */
+  traffic: TrafficStore | undefined;
   /** Called once when a thread dies after all started (see superviseThread). */
   onCrash(message: string): void;
 }
@@ -83,18 +91,20 @@ export async function startServerThreads(opts: ServerThreadsOptions): Promise<Se
   const threads = Array.from({ length: opts.count }, (_, i) => {
     const lists = opts.shared && servedOverPort(opts.shared.lists, LIST_METHODS);
     const credentials = opts.credentials && servedOverPort(opts.credentials, CREDENTIAL_METHODS);
+    const traffic = opts.traffic && (opts.config.store.kind === 'redis' ? true : servedOverPort(opts.traffic, TRAFFIC_METHODS));
     const data: ServerThreadData = {
       config: opts.config,
       sites: opts.sites,
       memory: opts.shared && lists && { tables: opts.shared.memory, lists },
       credentials,
+      traffic,
       terminal: process.stdout.isTTY === true,
       thread: i + 1,
     };
     const worker = threadOfModule(import.meta.url, 'serverThread', {
       workerData: data,
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB },
-      transferList: [lists, credentials].filter((p) => p !== undefined),
+      transferList: [lists, credentials, traffic].filter((p): p is MessagePort => p !== undefined && p !== true),
     });
     superviseThread(worker, `server thread ${i + 1} of ${opts.count}`, supervision);
     return worker;

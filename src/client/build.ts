@@ -1,6 +1,7 @@
 // Builds the browser client into dist/client/: ariadne.mjs (ES module), ariadne.js (classic
-// script), ariadne-worker.js (the proof-of-work worker), kernel.wasm, the demo page, and the
-// scripts with the reCAPTCHA, hCaptcha and Turnstile APIs (compat-*.js, served at their paths).
+// script), ariadne-worker.js (the proof-of-work worker), kernel.wasm, the demo page, the
+// scripts with the reCAPTCHA, hCaptcha and Turnstile APIs (compat-*.js, served at their paths)
+// and the operator dashboard (dashboard/).
 // Run: tsx src/client/build.ts
 import { copyFile, mkdir, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -27,6 +28,7 @@ export async function buildClient(outDir = path.join(root, 'dist/client')): Prom
     throw new Error('build/kernel.wasm is missing: run `npm run build:wasm` first');
   });
   await mkdir(path.join(outDir, 'demo'), { recursive: true });
+  await mkdir(path.join(outDir, 'dashboard'), { recursive: true });
   const common: BuildOptions = {
     bundle: true,
     minify: true,
@@ -46,6 +48,14 @@ export async function buildClient(outDir = path.join(root, 'dist/client')): Prom
     ),
     copyFile(wasm, path.join(outDir, 'kernel.wasm')),
   ]);
+  // The operator dashboard: its page, login form, script and style sheet (uPlot's bundled in).
+  await build({
+    ...common,
+    entryPoints: [src('dashboard/dashboard.ts')],
+    format: 'esm',
+    outfile: path.join(outDir, 'dashboard', 'dashboard.js'),
+  });
+  for (const f of ['index.html', 'login.html']) await copyFile(src(`dashboard/${f}`), path.join(outDir, 'dashboard', f));
   const demo = src('demo');
   for (const f of await readdir(demo)) await copyFile(path.join(demo, f), path.join(outDir, 'demo', f));
   return CLIENT_FILES.map((file) => {

@@ -41,6 +41,12 @@ import { compileSchemas, schemaError } from './schemas.js';
 import { type GetRoute, buildOpenApiDocument } from './openapi/buildOpenApiDocument.js';
 import { RouteTable } from './openapi/RouteTable.js';
 import { HealthResponse, ReadyResponse } from './responses.js';
+import { mountDashboard } from './dashboard/mountDashboard.js';
+import { TraceSampler } from '../core/traffic/TraceSampler.js';
+import { TrafficCounters } from '../core/traffic/TrafficCounters.js';
+import { siteLabel } from '../core/traffic/siteLabel.js';
+import { MemoryTrafficStore } from '../store/traffic/MemoryTrafficStore.js';
+import type { TrafficStore } from '../store/traffic/TrafficStore.js';
 
 export interface ServerOptions {
   config: Config;
@@ -71,6 +77,11 @@ export interface ServerOptions {
    * /metrics answers `allThreads()` (the metrics of every thread) rather than its own alone.
    */
   threadMetrics?: { thread: string; allThreads(): Promise<string> };
+  /**
+   * Where the dashboard's counts (DASHBOARD_TOKEN) and the sampled traces (TRACE_SAMPLE_RATE)
+   * are kept. Default, when either is on: an in-memory one owned (and closed) by the server.
+   */
+  traffic?: TrafficStore;
   /** Adds more routes (e.g. static assets) before the 404/405 fallback is installed. */
   mount?: (app: TemplatedApp, ctx: CoreContext) => void;
 }
@@ -113,6 +124,11 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
       fallback: defaultPolicy({ ...config, webauthn: opts.passkeys?.config ?? config.webauthn }),
       testKeys: config.testKeys,
     });
+  const collecting = config.dashboardToken !== undefined || config.traces.sampleRate > 0;
+  const ownTraffic = opts.traffic === undefined && collecting;
+  const trafficStore = opts.traffic ?? (collecting ? new MemoryTrafficStore(config.traces, opts.now) : undefined);
+  const traffic = config.dashboardToken !== undefined && trafficStore ? new TrafficCounters(trafficStore, { log, ...(opts.now ? { now: opts.now } : {}) }) : undefined;
+  const traces = config.traces.sampleRate > 0 && trafficStore ? new TraceSampler(trafficStore, config.traces.sampleRate, { log }) : undefined;
   const ctx: CoreContext = {
     config,
     sites,
@@ -125,6 +141,8 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
     fingerprints: new TraceFingerprints(store),
     log,
     onPowIssued: (d) => metrics.powIssued(d),
+    traffic,
+    traces,
     now: opts.now ?? Date.now,
   };
   const schemas = compileSchemas(config.maxEvents);
@@ -163,7 +181,10 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
       if (bucket === 'challenge' && e instanceof StoreUnavailableError) return { ok: true } as const;
       throw e;
     });
-    if (!limit.ok) return { ...route.fail(failure('rate_limited')), headers: [['retry-after', String(limit.retryAfterSeconds)]] };
+    if (!limit.ok) {
+      traffic?.limited(siteLabel(sites, (body as { site_key?: unknown }).site_key), bucket);
+      return { ...route.fail(failure('rate_limited')), headers: [['retry-after', String(limit.retryAfterSeconds)]] };
+    }
     return route.handle(ctx, body as never, info);
   }
 
@@ -171,7 +192,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
    * Counts a request in flight until it is answered or aborted, and returns the function that
    * answers it (once; later calls and calls after an abort do nothing).
    */
-  function track(res: HttpResponse, m: RouteMetrics, cors: readonly Header[]): (reply: Reply) => void {
+  function track(res: HttpResponse, m: RouteMetrics, path: string, cors: readonly Header[]): (reply: Reply) => void {
     const startedAt = performance.now();
     let open = true;
     inflight++;
@@ -186,6 +207,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
       // While shutting down, tell keep-alive clients to reconnect elsewhere.
       writeReply(res, closing ? { ...reply, close: true } : reply, cors);
       m.observe(reply.status, startedAt, reply.code);
+      traffic?.answered(path, performance.now() - startedAt);
       settle();
     };
   }
@@ -222,7 +244,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
         contentType: req.getHeader('content-type'),
         address: withAddress ? peerAddress(res, req, config.trustProxy) : '',
       };
-      const finish = track(res, m, corsHeaders(config.corsOrigins, info.origin));
+      const finish = track(res, m, route.path, corsHeaders(config.corsOrigins, info.origin));
       readBody(res, config.maxBodyBytes, req.getHeader('content-length'), (bytes) => {
         if (bytes === undefined) return finish(tooLarge);
         const parsed = decode(route, bytes, info.contentType);
@@ -241,7 +263,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
     const m = metrics.route(path);
     return (res: HttpResponse, req: HttpRequest) => {
       const cors = corsHeaders(config.corsOrigins, req.getHeader('origin'));
-      settleWith(track(res, m, cors), answer(req.getHeader('authorization')), path, plainFailure);
+      settleWith(track(res, m, path, cors), answer(req.getHeader('authorization')), path, plainFailure);
     };
   }
 
@@ -304,7 +326,13 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   }
 
   // What `mount` adds (the widget, the demo) is documented as it is registered.
-  routes.mounting(() => opts.mount?.(app, ctx));
+  routes.mounting(() => {
+    const { dashboardToken } = config;
+    if (dashboardToken !== undefined && trafficStore !== undefined) {
+      mountDashboard(app, { config: { ...config, dashboardToken }, store, traffic: trafficStore, now: ctx.now });
+    }
+    opts.mount?.(app, ctx);
+  });
   openapi = JSON.stringify(buildOpenApiDocument({ postRoutes, getRoutes, mounted: routes.mounted, apiPrefix: config.apiPrefix }));
 
   app.options('/*', (res, req) => {
@@ -364,6 +392,8 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
       // Let the event loop flush the last answers before the remaining sockets are cut.
       await new Promise((r) => setImmediate(r));
       (app as TemplatedApp & { close(): void }).close();
+      await traffic?.close();
+      if (ownTraffic) await trafficStore?.close();
       if (ownStore) await store.close();
       log.info('closed');
     },

@@ -5,6 +5,15 @@ import type { Store } from './Store.js';
 import type { CredentialStore } from './credentials/CredentialStore.js';
 import { openFileCredentialStore } from './credentials/FileCredentialStore.js';
 import { type ListStore, SharedMemoryStore, type SharedStoreMemory } from './shared/SharedMemoryStore.js';
+import { MemoryTrafficStore } from './traffic/MemoryTrafficStore.js';
+import type { TrafficStore } from './traffic/TrafficStore.js';
+
+/** The TrafficStore of STORE: Redis (shared by every node), else this process's memory. */
+export async function openTrafficStore(config: Config): Promise<TrafficStore> {
+  if (config.store.kind !== 'redis') return new MemoryTrafficStore(config.traces);
+  const { RedisTrafficStore } = await import('./traffic/RedisTrafficStore.js');
+  return RedisTrafficStore.open(config.store.redis, config.traces);
+}
 
 export interface OpenedStores {
   store: Store;
@@ -15,6 +24,11 @@ export interface OpenedStores {
    * the lists this thread keeps for them.
    */
   shared: { memory: SharedStoreMemory; lists: ListStore } | undefined;
+  /**
+   * With DASHBOARD_TOKEN or TRACE_SAMPLE_RATE: where counts and traces are kept (this process's
+   * memory, or Redis with STORE=redis); else undefined.
+   */
+  traffic: TrafficStore | undefined;
   close(): Promise<void>;
 }
 
@@ -57,11 +71,14 @@ export async function openStore(config: Config, log: Logger, opts: { passkeys: b
       throw new Error(`Cannot open the passkey credentials in DATA_DIR=${config.dataDir}: ${e instanceof Error ? e.message : String(e)}`);
     });
   }
+  const traffic = config.dashboardToken !== undefined || config.traces.sampleRate > 0 ? await openTrafficStore(config) : undefined;
   return {
     store,
     credentials,
     shared,
+    traffic,
     close: async () => {
+      await traffic?.close();
       await store.close();
       await credentials?.close();
     },

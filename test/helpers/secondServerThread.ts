@@ -12,6 +12,7 @@ import { servedOverPort } from '../../src/store/shared/answerOverPort.js';
 import { callOverPort } from '../../src/store/shared/callOverPort.js';
 import type { ListStore, SharedStoreMemory } from '../../src/store/shared/SharedMemoryStore.js';
 import { threadOfModule } from '../../src/threadOfModule.js';
+import { TRAFFIC_METHODS, type TrafficStore } from '../../src/store/traffic/TrafficStore.js';
 import { type SharedTestClock, shareTestClock } from './testClock.js';
 
 /** What the thread starts from (workerData of secondServerThreadMain.ts). */
@@ -22,6 +23,8 @@ export interface SecondThreadData {
   sites: SitesSnapshot | undefined;
   memory: SharedStoreMemory;
   lists: MessagePort;
+  /** The first thread's TrafficStore, when the server collects. */
+  traffic: MessagePort | undefined;
   passkeys: { config: Passkeys['config']; credentials: MessagePort } | undefined;
   clock: SharedTestClock;
   /** Calls FirstThread's methods. */
@@ -53,6 +56,7 @@ export interface SecondThreadOptions {
   memory: SharedStoreMemory;
   /** The lists' owner, on this thread. */
   lists: ListStore;
+  traffic: TrafficStore | undefined;
   passkeys: Passkeys | undefined;
   now: () => number;
   first: FirstThread;
@@ -67,12 +71,13 @@ export async function startSecondServerThread(opts: SecondThreadOptions): Promis
     sites: opts.sites,
     memory: opts.memory,
     lists: servedOverPort(opts.lists, LIST_METHODS),
+    traffic: opts.traffic && servedOverPort(opts.traffic, TRAFFIC_METHODS),
     passkeys: opts.passkeys && { config: opts.passkeys.config, credentials: servedOverPort(opts.passkeys.credentials, CREDENTIAL_METHODS) },
     clock: clock.clock,
     first: servedOverPort(opts.first, ['allThreads']),
     control: control.port2,
   };
-  const ports = [data.lists, data.passkeys?.credentials, data.clock.port, data.first, data.control].filter((p) => p !== undefined);
+  const ports = [data.lists, data.traffic, data.passkeys?.credentials, data.clock.port, data.first, data.control].filter((p) => p !== undefined);
   const worker = threadOfModule(import.meta.url, 'secondServerThreadMain', { workerData: data, transferList: ports });
   let failure: Error | undefined;
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));

@@ -10,6 +10,7 @@ import { callOverPort } from '../../src/store/shared/callOverPort.js';
 import { type ListStore, SharedMemoryStore } from '../../src/store/shared/SharedMemoryStore.js';
 import { type FirstThread, SECOND_THREAD_METHODS, type SecondThread, type SecondThreadData } from './secondServerThread.js';
 import { readTestClock } from './testClock.js';
+import { TRAFFIC_METHODS, type TrafficStore } from '../../src/store/traffic/TrafficStore.js';
 
 const data = workerData as SecondThreadData;
 const now = readTestClock(data.clock);
@@ -25,6 +26,9 @@ const server = await startServer({
   kernel: await loadKernel(),
   now,
   ...(data.sites ? { sites: new SiteRegistry(data.sites) } : {}),
+  ...(data.traffic
+    ? { traffic: { ...callOverPort<TrafficStore, (typeof TRAFFIC_METHODS)[number]>(data.traffic, TRAFFIC_METHODS), close: async () => {} } }
+    : {}),
   ...(data.passkeys && credentials ? { passkeys: { config: data.passkeys.config, credentials } } : {}),
   threadOfPort: true,
   threadMetrics: { thread: '2', allThreads: () => first.allThreads() },

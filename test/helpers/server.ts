@@ -17,6 +17,9 @@ import { servedOverPort } from '../../src/store/shared/answerOverPort.js';
 import { callOverPort } from '../../src/store/shared/callOverPort.js';
 import { type ListStore, SharedMemoryStore, type SharedStoreMemory } from '../../src/store/shared/SharedMemoryStore.js';
 import type { Store } from '../../src/store/Store.js';
+import { MemoryTrafficStore } from '../../src/store/traffic/MemoryTrafficStore.js';
+import { RedisTrafficStore } from '../../src/store/traffic/RedisTrafficStore.js';
+import type { TrafficStore } from '../../src/store/traffic/TrafficStore.js';
 import { type SecondThread, startSecondServerThread } from './secondServerThread.js';
 import { sitesSnapshot } from './sites.js';
 
@@ -26,6 +29,8 @@ export interface TestServer extends Omit<RunningServer, 'sites'> {
   sites: { replace(snapshot: SitesSnapshot): Promise<SitesChange> };
   kernel: Kernel;
   store: Store;
+  /** Where the dashboard's counts and sampled traces are kept (with DASHBOARD_TOKEN or TRACE_SAMPLE_RATE). */
+  traffic: TrafficStore | undefined;
   /** The URL of a route at the root, e.g. url('/verify'). */
   at(path: string): string;
   /**
@@ -68,6 +73,19 @@ async function testStore(now: () => number): Promise<Store> {
   return new MemoryStore({ maxMarkers: 100_000, maxCounters: 100_000, now });
 }
 
+/**
+ * The TrafficStore of a test server that collects (DASHBOARD_TOKEN, TRACE_SAMPLE_RATE): in memory,
+ * or with ARIADNE_TEST_STORE=redis on the project's redis-server under a key prefix of its own.
+ */
+async function testTraffic(config: Config, now: () => number): Promise<TrafficStore | undefined> {
+  if (config.dashboardToken === undefined && config.traces.sampleRate === 0) return undefined;
+  if (process.env.ARIADNE_TEST_STORE === 'redis') {
+    const prefix = `traffic${process.pid}-${++prefixes}:`;
+    return RedisTrafficStore.open({ url: inject('redisUrl'), prefix, commandTimeoutMs: 2_000, clockSkewMs: 0 }, config.traces);
+  }
+  return new MemoryTrafficStore(config.traces, now);
+}
+
 type TestServerOptions = Omit<ServerOptions, 'config' | 'kernel'> & { /** A sites file's JSON, read under this server's config. */ sitesFile?: unknown };
 
 /**
@@ -96,6 +114,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: Tes
   const shared = process.env.ARIADNE_TEST_WORKERS === '2' && opts.store === undefined ? sharedStore(now) : undefined;
   const threads = shared !== undefined && crossesThreads(config, opts);
   const store = opts.store ?? shared?.store ?? (await testStore(now));
+  const traffic = opts.traffic ?? (await testTraffic(config, now));
   const { sitesFile, ...rest } = opts;
   const snapshot = sitesFile === undefined ? undefined : sitesSnapshot(sitesFile, config);
   const sites = snapshot ? new SiteRegistry(snapshot) : opts.sites;
@@ -109,6 +128,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: Tes
     config: claimed ? { ...config, port: claimed.port } : config,
     kernel: k,
     store,
+    ...(traffic ? { traffic } : {}),
     ...(threads ? { threadOfPort: true, threadMetrics: { thread: '1', allThreads: () => bothThreads() } } : {}),
   });
   const bothThreads = async () => aggregateMetrics([await server.metricsJson(), await second!.metricsJson()]);
@@ -118,6 +138,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: Tes
       sites: snapshot,
       memory: shared.memory,
       lists: shared.lists,
+      traffic,
       passkeys: opts.passkeys,
       now,
       first: { allThreads: bothThreads },
@@ -128,6 +149,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: Tes
     config,
     kernel: k,
     store,
+    traffic,
     sites: {
       async replace(next) {
         await second?.replaceSites(next);
@@ -145,6 +167,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: Tes
       claimed?.release();
       // A store the caller passed outlives the server (a restart with the same store).
       if (opts.store === undefined) await store.close();
+      if (opts.traffic === undefined) await traffic?.close();
     },
   };
 }

@@ -6,6 +6,8 @@ import type { CredentialStore } from '../../store/credentials/CredentialStore.js
 import type { SiteRegistry } from '../sites/SiteRegistry.js';
 import type { SignatureVerifier } from '../verify/SignatureVerifier.js';
 import type { TraceFingerprints } from '../scoring/TraceFingerprints.js';
+import type { TraceSampler } from '../traffic/TraceSampler.js';
+import type { TrafficCounters } from '../traffic/TrafficCounters.js';
 import type { KeyRing } from '../token/keys.js';
 import type { WebAuthnConfig } from '../webauthn/WebAuthnConfig.js';
 
@@ -37,6 +39,10 @@ export interface CoreContext {
   log: Logger;
   /** Called with the proof-of-work difficulty of every challenge issued (metrics). */
   onPowIssued?: ((difficulty: number) => void) | undefined;
+  /** The dashboard's counters (DASHBOARD_TOKEN set), else undefined: nothing counted. */
+  traffic?: TrafficCounters | undefined;
+  /** The sampler of /verify traces (TRACE_SAMPLE_RATE > 0), else undefined. */
+  traces?: TraceSampler | undefined;
   /** Clock in epoch milliseconds; injectable for tests. */
   now: () => number;
 }

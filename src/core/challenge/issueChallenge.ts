@@ -4,6 +4,7 @@ import { powDifficultyFor } from '../pow/adaptiveDifficulty.js';
 import { type ProbeCell, probeLayout } from '../probe/probeLayout.js';
 import { bindingFromAddress } from '../rateLimit.js';
 import { admitSite } from '../sites/admitSite.js';
+import { siteLabel } from '../traffic/siteLabel.js';
 import type { Site } from '../sites/Site.js';
 import { sitePasskeys } from '../sites/sitePasskeys.js';
 import { TEST_CHALLENGE_ID } from '../sites/testKeys.js';
@@ -79,6 +80,7 @@ export async function issueChallenge(ctx: CoreContext, input: ChallengeInput, cl
   const key = ctx.challengeKeys[0]!;
   const powDifficulty = await powDifficultyFor(ctx.store, bindingFromAddress(client.address), policy.pow, createdAt);
   ctx.onPowIssued?.(powDifficulty);
+  ctx.traffic?.challengeIssued(siteLabel(ctx.sites, site.key), powDifficulty);
   const { id, bytes, mac } = mintChallengeId(key, { siteKey: site.key, policy: site.digest, createdAt, powDifficulty });
   const derived = derivedFromMac(mac, policy.probeProbability);
   const maze = challengeMaze(policy.maze, derived.seed);

@@ -37,6 +37,8 @@ export interface ScoreResult {
   duplicate: boolean;
   /** Below the threshold: what pulled the score down most (explainScore); otherwise empty. */
   reasons: ReasonCode[];
+  /** The kernel's features of the trace (FEATURE_NAMES order), for sampled traces. */
+  features: Float64Array;
 }
 
 /**
@@ -62,5 +64,5 @@ export async function scoreSubmission(deps: ScoreDeps, input: ScoreInput): Promi
   const score = duplicate ? 0 : sigmoid(terms.reduce((sum, c) => sum + c, model.bias + probe));
   if (!duplicate && score >= threshold) await deps.fingerprints.remember(shape);
   const reasons = score < threshold ? explainScore(model, { terms, probe, duplicate }) : [];
-  return { score, inputType, duplicate, reasons };
+  return { score, inputType, duplicate, reasons, features: values };
 }

@@ -20,8 +20,20 @@ export interface ScoreCheckInput {
   probeReactionsMs: readonly number[];
 }
 
-/** `reasons`: why the score is under the threshold (shadow mode only; empty otherwise). */
-export type ScoreCheck = { ok: true; score: number; reasons: ReasonCode[] } | { ok: false; failure: Failure };
+/** What scoring measured, in the mode it ran in (for the dashboard and sampled traces). */
+export interface Scored {
+  mode: 'enforce' | 'shadow';
+  score: number;
+  /** Why the score is under the threshold (in either mode). */
+  reasons: ReasonCode[];
+  features: Float64Array;
+}
+
+/**
+ * `reasons`: why the score is under the threshold (shadow mode only; empty otherwise). `scored`:
+ * present when scoring ran in enforce or shadow mode.
+ */
+export type ScoreCheck = { ok: true; score: number; reasons: ReasonCode[]; scored?: Scored } | { ok: false; failure: Failure; scored: Scored };
 
 /** The score a token carries when scoring is off: nothing was measured, so nothing counts against. */
 export const UNSCORED = 1;
@@ -53,14 +65,15 @@ export async function checkScore(ctx: CoreContext, input: ScoreCheckInput): Prom
   );
   const mode = r.inputType === 'keyboard' ? keyboardMode : pointerMode;
   if (mode === 'off') return unscored;
+  const scored: Scored = { mode, score: r.score, reasons: r.reasons, features: r.features };
   if (mode === 'shadow') {
     ctx.log.info(
       { site_key: input.siteKey, score: r.score, input_type: r.inputType, duplicate: r.duplicate, below_threshold: r.score < threshold, reasons: r.reasons },
       'shadow score',
     );
-    return { ok: true, score: r.score, reasons: r.reasons };
+    return { ok: true, score: r.score, reasons: r.reasons, scored };
   }
-  if (r.duplicate) return { ok: false, failure: failure('duplicate_trace') };
-  if (r.score < threshold) return { ok: false, failure: failure('behavioral_rejected') };
-  return { ok: true, score: r.score, reasons: [] };
+  if (r.duplicate) return { ok: false, failure: failure('duplicate_trace'), scored };
+  if (r.score < threshold) return { ok: false, failure: failure('behavioral_rejected'), scored };
+  return { ok: true, score: r.score, reasons: [], scored };
 }

@@ -23,6 +23,8 @@ import { type Site, hostnameOf } from '../sites/Site.js';
 import { sitePasskeys } from '../sites/sitePasskeys.js';
 import { DUMMY_TOKEN } from '../sites/testKeys.js';
 import { replayTrace } from '../challenge/replayTrace.js';
+import type { VerifySeen } from '../traffic/TrafficCounters.js';
+import { siteLabel } from '../traffic/siteLabel.js';
 
 /** /verify fields the server reads; `maze_seed`, `cell_size`, `rate_limit_binding` are never trusted. */
 export interface VerifyInput {
@@ -72,18 +74,32 @@ const fail = (code: Failure['code'], detail?: string): VerifyResult => ({ ok: fa
  */
 export async function verifySubmission(ctx: CoreContext, input: VerifyInput, client: ClientInfo): Promise<VerifyResult> {
   const admitted = admitSite(ctx.sites, input.site_key, client.origin);
-  if (!admitted.ok) return admitted;
+  if (!admitted.ok) {
+    ctx.traffic?.verified('', admitted.failure.code, {});
+    return admitted;
+  }
   const { site } = admitted;
   if (site.test === 'pass') return { ok: true, token: DUMMY_TOKEN, score: 1, test: true };
   if (site.test === 'fail') return { ok: false, failure: failure('behavioral_rejected'), test: true };
-  const result = await checkSubmission(ctx, site, input, client);
+  const seen: VerifySeen = {};
+  const result = await checkSubmission(ctx, site, input, client, seen);
   if (!result.ok && result.failure.code !== 'store_unavailable') {
     await notePowFailure(ctx.store, bindingFromAddress(client.address), site.policy.pow, ctx.now());
   }
+  if (ctx.traffic !== undefined || ctx.traces !== undefined) observe(ctx, site.key, result, seen, input.events);
   return result;
 }
 
-async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput, client: ClientInfo): Promise<VerifyResult> {
+/** Counts the outcome for the dashboard, and keeps the trace when the sampler picks it. */
+function observe(ctx: CoreContext, siteKey: string, result: VerifyResult, seen: VerifySeen, events: readonly RawEvent[]): void {
+  const site = siteLabel(ctx.sites, siteKey);
+  const outcome = result.ok ? 'ok' : result.failure.code;
+  ctx.traffic?.verified(site, outcome, seen);
+  if (ctx.traces?.picks() === true) ctx.traces.keep({ now: ctx.now(), site, outcome, seen, events });
+}
+
+/** `seen`: filled with what the checks learn as they pass (the input type, the maze, the score). */
+async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput, client: ClientInfo, seen: VerifySeen): Promise<VerifyResult> {
   const { config, kernel } = ctx;
   const { policy } = site;
   const now = ctx.now();
@@ -101,6 +117,7 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
   if (consumed === 'full') return fail('store_unavailable');
 
   const derived = derivedFromMac(challenge.mac, policy.probeProbability);
+  seen.inputType = inputType;
   const powNeeds = { powDifficulty: challenge.powDifficulty, powKeyboardExtraBits: config.powKeyboardExtraBits };
   const pow = checkPow(kernel, derived.powChallenge, input.pow_proof, powNeeds, inputType);
   if (pow !== undefined) return { ok: false, failure: pow };
@@ -111,6 +128,8 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
   const maze = challengeMaze(policy.maze, derived.seed);
   const packed = kernel.packEvents(input.events);
   const { replay, cellSize } = replayTrace(kernel, maze, packed, config.cellSize, { kind: 'verify' });
+  seen.maze = maze;
+  seen.cellSize = cellSize;
   if (!replay.valid) return fail('invalid_path');
 
   const probeReactionsMs = derived.hasProbe
@@ -135,7 +154,8 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
   if (webauthn !== undefined) return { ok: false, failure: webauthn };
 
   const scored = await checkScore(ctx, { siteKey: input.site_key, scoring: policy.scoring, maze, cellSize, events: input.events, packed, probeReactionsMs });
-  if (!scored.ok) return scored;
+  seen.scored = scored.scored;
+  if (!scored.ok) return { ok: false, failure: scored.failure };
   const { score, reasons } = scored;
 
   const token = issueSessionToken(ctx.ring, {

@@ -21,6 +21,15 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml',
 };
 
+/** A file read into memory with its type and ETag; undefined for a type not served. */
+export function readStaticFile(file: string): StaticFile | undefined {
+  const type = TYPES[path.extname(file)];
+  if (type === undefined) return undefined;
+  const body = readFileSync(file);
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  return { body, contentType: type, etag };
+}
+
 /**
  * Reads the built client (dist/client) into memory, keyed by URL path: its top-level files at
  * /<name>, the demo at /demo/<name>, the demo page also at /, and the compatible scripts also at
@@ -29,11 +38,8 @@ const TYPES: Record<string, string> = {
 export function loadClientFiles(distDir: string): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
   const add = (urlPath: string, file: string) => {
-    const type = TYPES[path.extname(file)];
-    if (type === undefined) return;
-    const body = readFileSync(file);
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
-    files.set(urlPath, { body, contentType: type, etag });
+    const read = readStaticFile(file);
+    if (read !== undefined) files.set(urlPath, read);
   };
   for (const [dir, prefix] of [
     [distDir, '/'],

@@ -26,7 +26,8 @@ const DEFAULT_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 
 const DEMO_BODY_LIMIT = 16 * 1024;
 const ANY_ORIGIN = [['access-control-allow-origin', '*']] as const;
 
-function sendFile(res: HttpResponse, file: StaticFile, ifNoneMatch: string): void {
+/** Answers with `file` (or 304 when the client holds it), under the widget's security headers. */
+export function sendFile(res: HttpResponse, file: StaticFile, ifNoneMatch: string): void {
   res.cork(() => {
     const fresh = ifNoneMatch === file.etag;
     res.writeStatus(fresh ? '304 Not Modified' : '200 OK');

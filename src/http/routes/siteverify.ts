@@ -1,6 +1,7 @@
 import type { Failure } from '../../core/errors.js';
 import { siteverify } from '../../core/siteverify.js';
 import type { SiteverifyCaller } from '../../core/siteverifyCaller.js';
+import { siteLabel } from '../../core/traffic/siteLabel.js';
 import { BEARER_CHALLENGE, bearerToken } from '../bearer.js';
 import { SiteverifyFailure, SiteverifySuccess } from '../responses.js';
 import { type PostRoute, failureReply } from '../route.js';
@@ -54,6 +55,10 @@ export function siteverifyRoute(
       const caller = callerOf(body.secret || bearerToken(info.authorization));
       if (caller === undefined) return UNAUTHORIZED;
       const result = await siteverify(ctx, body, caller);
+      if (ctx.traffic !== undefined) {
+        const siteKey = caller.kind === 'site' ? caller.site.key : result.success ? result.site_key : undefined;
+        ctx.traffic.redeemed(siteLabel(ctx.sites, siteKey), result.success ? 'ok' : result.error);
+      }
       if (result.success) return { status: 200, body: result };
       return { status: STATUS_OF_VERDICT[result.error] ?? 200, code: result.error, body: result };
     },

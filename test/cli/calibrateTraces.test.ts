@@ -1,0 +1,83 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calibrationPeople } from '../../src/core/scoring/drift/calibrationPeople.js';
+import { scoringTables } from '../../src/core/scoring/ScoringTable.js';
+import { FEATURE_NAMES } from '../../src/kernel/features.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = path.join(repoRoot, 'dist/cli/ariadne.js');
+const run = promisify(execFile);
+
+async function ariadne(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '' }, timeout: 20_000 });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'ariadne-drift-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/**
+ * A traces download (JSON Lines as the dashboard serves them): accepted pointer traces like the
+ * calibration people but with speed_cv five times theirs, plus lines the report must leave out.
+ */
+async function fixture(): Promise<string> {
+  const people = calibrationPeople.v3!;
+  const lines = Array.from({ length: 300 }, (_, i) => {
+    const features = Object.fromEntries(
+      FEATURE_NAMES.map((name) => {
+        const q = people.features[name]!.quantiles;
+        const v = q[Math.floor(((i + 0.5) / 300) * q.length)]!;
+        return [name, name === 'speed_cv' ? v * 5 : v];
+      }),
+    );
+    return { v: 1, time: '2030-01-01T00:00:00.000Z', site: '', outcome: 'ok', input_type: 'mouse', mode: 'shadow', score: 0.9, reasons: [], maze: null, cell_size: 40, features, events: [] };
+  });
+  const refused = { ...lines[0]!, outcome: 'behavioral_rejected', features: Object.fromEntries(FEATURE_NAMES.map((n) => [n, 1e9])) };
+  const keyboard = { ...refused, outcome: 'ok', input_type: 'keyboard' };
+  const file = path.join(dir, 'traces.jsonl');
+  await writeFile(file, [...lines, refused, keyboard].map((l) => JSON.stringify(l)).join('\n') + '\n');
+  return file;
+}
+
+describe('ariadne calibrate --traces', () => {
+  it('compares accepted pointer traffic with the calibration people, names the feature that left them, and writes the HTML report', async () => {
+    const file = await fixture();
+    const r = await ariadne(['calibrate', '--traces', file, '--out', 'report.html'], dir);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('300 accepted pointer traces of 302 compared');
+    expect(r.stdout).toMatch(/Traffic sits where calibration had few people on: speed_cv\n/);
+    // Farthest first.
+    expect(r.stdout.split('\n')[2]).toMatch(/^ {2}speed_cv\s/);
+    const html = await readFile(path.join(dir, 'report.html'), 'utf8');
+    const weighed = new Set(scoringTables.v3.types.mouse.terms.map((t) => t.feature));
+    expect(html.match(/<svg /g)).toHaveLength(weighed.size);
+    expect(html).toContain('<strong>speed_cv</strong>');
+  });
+
+  it('refuses a missing file, a line that is not JSON and a file without accepted traces (1), and bad usage (2)', async () => {
+    expect((await ariadne(['calibrate'], dir)).code).toBe(2);
+    expect((await ariadne(['calibrate', '--traces', 'x', '--nope'], dir)).code).toBe(2);
+    expect(await ariadne(['calibrate', '--traces', path.join(dir, 'missing.jsonl')], dir)).toMatchObject({ code: 1, stderr: expect.stringContaining('cannot read') });
+    await writeFile(path.join(dir, 'bad.jsonl'), '{"outcome":"ok"}\nnot json\n');
+    expect(await ariadne(['calibrate', '--traces', path.join(dir, 'bad.jsonl')], dir)).toMatchObject({ code: 1, stderr: expect.stringContaining('bad.jsonl:2: not JSON') });
+    await writeFile(path.join(dir, 'none.jsonl'), '{"outcome":"invalid_path","features":null}\n');
+    expect(await ariadne(['calibrate', '--traces', path.join(dir, 'none.jsonl')], dir)).toMatchObject({ code: 1, stderr: expect.stringContaining('no accepted pointer trace') });
+    expect((await ariadne(['calibrate', '--traces', path.join(dir, 'none.jsonl'), '--table', 'v1'], dir)).stderr).toContain('no calibration people ship with table "v1"');
+  });
+});
