@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connectRedis.js';
 import { connectRedis } from '../redis/connectRedis.js';
 import { closeRedis } from '../redis/helpers/closeRedis.js';
 import { defineScripts } from '../redis/helpers/defineScripts.js';
@@ -17,7 +17,7 @@ const SCRIPTS = { addCountsOfMinutes, appendTraceWithinBounds };
  * in one script call, so the dashboard of any node shows the traffic of all.
  */
 export class RedisTrafficStore implements TrafficStore {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #scripts: ReturnType<typeof defineScripts<typeof SCRIPTS>>;
   readonly #prefix: string;
   readonly #bounds: TraceBounds;
@@ -29,7 +29,7 @@ export class RedisTrafficStore implements TrafficStore {
     return new RedisTrafficStore(redis, config.prefix, bounds);
   }
 
-  private constructor(redis: Redis, prefix: string, bounds: TraceBounds) {
+  private constructor(redis: RedisClient, prefix: string, bounds: TraceBounds) {
     this.#redis = redis;
     this.#prefix = prefix;
     this.#bounds = bounds;
