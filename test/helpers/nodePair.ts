@@ -80,10 +80,11 @@ export interface LoadReport {
 /** Longest an answer may take, whatever the store does. */
 const ANSWER_WITHIN_MS = 5_000;
 
-async function timed<T>(what: Promise<T>): Promise<T> {
+/** `what`, or a failure when it does not answer within `withinMs`: a hang fails the test. */
+export async function timed<T>(what: Promise<T>, withinMs = ANSWER_WITHIN_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ANSWER_WITHIN_MS} ms`)), ANSWER_WITHIN_MS);
+    timer = setTimeout(() => reject(new Error(`no answer within ${withinMs} ms`)), withinMs);
   });
   try {
     return await Promise.race([what, deadline]);

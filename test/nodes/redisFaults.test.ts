@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
 import { type AriadneNode, postVerifyAfterTrace, startNode, traceTimePassed } from '../helpers/ariadneNode.js';
 import { buildSubmission, postJson } from '../helpers/client.js';
+import { timed } from '../helpers/nodePair.js';
 import { type RedisServerOptions, startRedis } from '../helpers/redisServer.js';
 import { testKernel } from '../helpers/server.js';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.js';
@@ -16,6 +17,8 @@ import { until } from '../helpers/until.js';
 const COMMAND_TIMEOUT_MS = 300;
 /** Longest an answer may take while Redis misbehaves: the command timeout and generous slack. */
 const ANSWER_WITHIN_MS = COMMAND_TIMEOUT_MS + 3_000;
+/** A request that hangs fails the test. */
+const timedHere = <T>(what: Promise<T>) => timed(what, ANSWER_WITHIN_MS);
 const ORIGIN = 'https://shop.example.com';
 const RP_ID = 'example.com';
 
@@ -43,18 +46,6 @@ async function setup(opts: RedisServerOptions = {}, env: Record<string, string> 
   return { redis, a: nodes[0]!, b: nodes[1]! };
 }
 
-/** A request that hangs fails the test. */
-async function timed<T>(what: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ANSWER_WITHIN_MS} ms`)), ANSWER_WITHIN_MS);
-  });
-  try {
-    return await Promise.race([what, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 async function ready(node: AriadneNode): Promise<boolean> {
   return (await fetch(node.at('/readyz'))).status === 200;
@@ -83,11 +74,11 @@ describe('Redis faults under two nodes', () => {
       for (let i = 0; Date.now() < until; i++) {
         const [issuer, verifier] = (w + i) % 2 ? [a, b] : [b, a];
         const issuedAt = Date.now();
-        const ch = await timed(challenge(issuer)); // issuing needs no store
+        const ch = await timedHere(challenge(issuer)); // issuing needs no store
         const sessionId = randomUUID();
         const body = buildSubmission(kernel, ch, { sessionId });
         await traceTimePassed(ch, body);
-        const v = await timed(postJson(verifier.at('/verify'), body));
+        const v = await timedHere(postJson(verifier.at('/verify'), body));
         if (isUnavailable(v)) {
           answers.unavailable++;
           continue;
@@ -98,7 +89,7 @@ describe('Redis faults under two nodes', () => {
           continue;
         }
         for (const node of [issuer, verifier]) {
-          const s = await timed(postJson(node.at('/siteverify'), { token: v.body.token, session_id: sessionId }));
+          const s = await timedHere(postJson(node.at('/siteverify'), { token: v.body.token, session_id: sessionId }));
           if (isUnavailable(s)) answers.unavailable++;
           else if (s.body.success === true) redeemed.set(v.body.token, (redeemed.get(v.body.token) ?? 0) + 1);
           else if (s.body.error !== 'token_already_used') wrong.push(`siteverify: ${s.status} ${JSON.stringify(s.body)}`);
@@ -175,13 +166,13 @@ describe('Redis faults under two nodes', () => {
     const sleeping = redis.command('DEBUG', 'SLEEP', 1.5);
     await new Promise((r) => setTimeout(r, 100));
     const started = Date.now();
-    const slow = await timed(postJson(a.at('/verify'), bodies[0]));
+    const slow = await timedHere(postJson(a.at('/verify'), bodies[0]));
     expect(isUnavailable(slow)).toBe(true);
     expect(Date.now() - started).toBeLessThan(ANSWER_WITHIN_MS);
     await sleeping;
 
     await redis.command('CONFIG', 'SET', 'maxmemory', '1');
-    const oom = await timed(postJson(a.at('/verify'), bodies[1]));
+    const oom = await timedHere(postJson(a.at('/verify'), bodies[1]));
     expect(isUnavailable(oom)).toBe(true);
     await redis.command('CONFIG', 'SET', 'maxmemory', '0');
     await until(() => ready(a));

@@ -8,15 +8,7 @@ const POINTER_TYPES = new Set(['mouse', 'touch', 'pen']);
 const MAZE_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'w', 'a', 's', 'd', 'W', 'A', 'S', 'D', ' ', 'Enter', 'Tab', 'Shift']);
 
 /** One event of a sampled trace: numbers, and strings from the closed sets above only. */
-export interface SampledEvent {
-  x: number;
-  y: number;
-  t: number;
-  type: string;
-  pointer_type?: string;
-  coalesced_count?: number;
-  key?: string;
-}
+export type SampledEvent = RawEvent;
 
 /**
  * A sampled /verify submission (one JSON line of the traces download): what the scorer needs to
