@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyToken } from '../../src/core/verifyToken.js';
-import type { RawEvent } from '../../src/kernel/types.js';
+import type { Cell, RawEvent } from '../../src/kernel/types.js';
 import { buildSubmission, newSigner, postJson, postVerify, solution, traceEvents, traceSpanMs } from '../helpers/client.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { arrowPresses } from '../kernel/helpers/events.js';
@@ -146,22 +146,28 @@ describe('POST /verify', () => {
       }
     });
 
-    it('invalid_path for a trace that stops short of the exit, or walks through walls', async () => {
+    it('invalid_path for a trace that stops short of the exit, or jumps through walls with no short way round', async () => {
       const ch = await challenge();
       const path = solution(server.kernel, ch);
       const short = traceEvents(ch, path.slice(0, -1));
       let r = await postVerify(server, buildSubmission(server.kernel, ch, { events: short }));
       expect(r.body.error_code).toBe('invalid_path');
 
-      const ch2 = await challenge();
-      const borderCells = [
-        ...Array.from({ length: ch2.maze_width }, (_, x) => ({ x, y: 0 })),
-        ...Array.from({ length: ch2.maze_height - 1 }, (_, y) => ({ x: ch2.maze_width - 1, y: y + 1 })),
-      ];
-      r = await postVerify(server, buildSubmission(server.kernel, ch2, { events: traceEvents(ch2, borderCells) }));
-      // The border path is the solution only by chance; the maze almost always has a wall on it.
-      const border = JSON.stringify(solution(server.kernel, ch2)) === JSON.stringify(borderCells);
-      expect(r.body.error_code).toBe(border ? undefined : 'invalid_path');
+      // One stroke from the start straight to the exit (kernel.md section 4, rule 3): the maze is
+      // perfect, so the only open route between them is the solution, and when it is longer than
+      // the cells are apart plus 4 neither the segment walk nor the bounded detour reaches the exit.
+      // A cell-by-cell walk through walls would not do: each wall between neighbours usually has
+      // a way round within the bound, and the detour records it.
+      let jump: { ch: typeof ch; cells: [Cell, Cell] } | undefined;
+      for (let draws = 0; draws < 20 && !jump; draws++) {
+        const drawn = await challenge();
+        const route = solution(server.kernel, drawn);
+        const [start, exit] = [route[0]!, route[route.length - 1]!];
+        if (route.length - 1 > Math.abs(exit.x - start.x) + Math.abs(exit.y - start.y) + 4) jump = { ch: drawn, cells: [start, exit] };
+      }
+      if (!jump) throw new Error('20 challenges drawn, none with a solution longer than its ends are apart plus 4');
+      r = await postVerify(server, buildSubmission(server.kernel, jump.ch, { events: traceEvents(jump.ch, jump.cells, { along: [1] }) }));
+      expect(r.body.error_code).toBe('invalid_path');
     });
 
     it('invalid_signature for a wrong key, a tampered signature, another text, bad encodings', async () => {
