@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DUMMY_TOKEN } from '../../src/core/sites/testKeys.js';
 import { findChromium } from './helpers/browser.js';
-import { keyAlong, nextChallenge, solutionOf, statusText, widgetOutcome } from './helpers/maze.js';
+import { keyAlong, nextChallenge, outcomeOfLoad, solutionOf, statusText, widgetOutcome } from './helpers/maze.js';
 import { repoRoot } from './helpers/server.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
 
@@ -46,8 +46,7 @@ describe.skipIf(!findChromium())('sites in Chromium', { timeout: 90_000 }, () =>
 
   it('test-always-pass: verified with the dummy token, no maze shown', async () => {
     const { p, url } = await open('test-always-pass');
-    await p.goto(url);
-    expect(await widgetOutcome(p)).toBe(DUMMY_TOKEN);
+    expect(await outcomeOfLoad(p, url)).toBe(DUMMY_TOKEN);
     expect(await widget(p)).toEqual({ state: 'verified', token: DUMMY_TOKEN, test: 'true', stageHidden: true });
     await p.screenshot({ path: path.join(repoRoot, 'test-artifacts', 'test-key-pass.png') });
     await p.close();
@@ -55,8 +54,7 @@ describe.skipIf(!findChromium())('sites in Chromium', { timeout: 90_000 }, () =>
 
   it('test-always-fail: the failure, no maze shown', async () => {
     const { p, url } = await open('test-always-fail');
-    await p.goto(url);
-    await expect(widgetOutcome(p)).rejects.toThrow('behavioral_rejected');
+    await expect(outcomeOfLoad(p, url)).rejects.toThrow('behavioral_rejected');
     expect(await widget(p)).toMatchObject({ state: 'error', token: '', test: 'true', stageHidden: true });
     await p.close();
   });
@@ -75,8 +73,7 @@ describe.skipIf(!findChromium())('sites in Chromium', { timeout: 90_000 }, () =>
     await p.close();
 
     const other = await open('local-site', '127.0.0.1');
-    await other.p.goto(other.url);
-    await expect(widgetOutcome(other.p)).rejects.toThrow('hostname_not_allowed');
+    await expect(outcomeOfLoad(other.p, other.url)).rejects.toThrow('hostname_not_allowed');
     expect(await statusText(other.p)).toBe('This check is not enabled for this website.');
     await other.p.close();
   });

@@ -120,6 +120,25 @@ export function widgetOutcome(page: Page, timeout = 20_000): Promise<string> {
   );
 }
 
+/**
+ * Navigates to `url` and resolves with the first token the widget reports, or rejects with its
+ * first error code. The outcome is recorded from the page's first script on: a widget that settles
+ * while the page loads (a test site key, a refused hostname) can settle before a listener added
+ * after the navigation is in place, and that listener would wait for an event already gone.
+ */
+export async function outcomeOfLoad(page: Page, url: string, timeout = 20_000): Promise<string> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { ariadneOutcome?: { token?: string; code?: string } };
+    addEventListener('ariadne-verified', (e) => (w.ariadneOutcome ??= { token: (e as CustomEvent<{ token: string }>).detail.token }));
+    addEventListener('ariadne-error', (e) => (w.ariadneOutcome ??= { code: (e as CustomEvent<{ code: string }>).detail.code }));
+  });
+  await page.goto(url);
+  const recorded = await page.waitForFunction(() => (window as unknown as { ariadneOutcome?: object }).ariadneOutcome, undefined, { timeout });
+  const outcome = (await recorded.jsonValue()) as { token?: string; code?: string };
+  if (outcome.code !== undefined) throw new Error(outcome.code);
+  return outcome.token!;
+}
+
 /** Resolves with the code of the next error the widget reports. */
 export function nextWidgetError(page: Page): Promise<string> {
   return page.evaluate(
