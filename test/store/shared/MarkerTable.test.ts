@@ -73,11 +73,13 @@ describe('MarkerTable across threads', () => {
   });
 
   it('reuses expired slots while threads race and still gives each key one fresh', async () => {
-    // 1,024 slots; 4 threads x 256 keys x 8 markers that expire as they are written (a longer
-    // life would fill buckets with live markers at this rate): eight times more fresh markers
-    // than slots, so expired slots are taken again all along, between the racing inserts.
+    // 1,024 slots; 4 threads x 256 keys x 8 markers already expired when written (their expiry
+    // the millisecond before: a marker is live through its expiry millisecond, so a life of 0
+    // would hold its slot for the rest of that millisecond and fill buckets at this rate): eight
+    // times more fresh markers than slots, so expired slots are taken again all along, between
+    // the racing inserts.
     const memory = createMarkerTableMemory(1_024);
-    const plan = { keys: keys(256, 'b'), lifeMs: 60_000, fillersPerKey: 8, fillerLifeMs: 0 };
+    const plan = { keys: keys(256, 'b'), lifeMs: 60_000, fillersPerKey: 8, fillerLifeMs: -1 };
     const { answers, fillersFresh } = await race(memory, plan);
     expect(fillersFresh).toBe(THREADS * 256 * 8);
     for (const t of tally(answers, plan.keys.length)) expect(t).toEqual({ fresh: 1, used: THREADS - 1, full: 0 });
