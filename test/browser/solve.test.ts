@@ -7,7 +7,12 @@ import { findChromium } from './helpers/browser.js';
 import { arrowKey, dragAlong, keyAlong, nextWidgetError, readyChallenge, siteverify, solutionOf, statusText, touchAlong, widgetOutcome, widgetSession } from './helpers/maze.js';
 import { hexZeroBits } from '../../src/client/powSearch.js';
 import { readKeystrokes } from '../../src/core/scoring/keyboard/readKeystrokes.js';
-import { loadKernel, type RawEvent } from '../../src/kernel/index.js';
+import { loadKernel, packEvents, type RawEvent } from '../../src/kernel/index.js';
+import { scoringTables } from '../../src/core/scoring/ScoringTable.js';
+import { scoreSubmission } from '../../src/core/scoring/scoreSubmission.js';
+import { TraceFingerprints } from '../../src/core/scoring/TraceFingerprints.js';
+import { MemoryStore } from '../../src/store/MemoryStore.js';
+import { kernelWithFeatures } from '../core/scoring/kernelWithFeatures.js';
 import { repoRoot } from './helpers/server.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
 
@@ -97,11 +102,19 @@ describe.skipIf(!chromium)('solving the maze in Chromium', { timeout: 90_000 }, 
     const arrowHolds = presses.slice(1, -1).map((p) => p.hold);
     expect(arrowHolds.every((h) => h >= 15 && h < 200), JSON.stringify(arrowHolds)).toBe(true);
     expect(presses.at(-1)!.hold).toBeNaN();
-    // Shadow mode: the script's arrow keys (independent gaps, short holds) score low, and say why.
+    // Shadow mode: the score and, below the threshold, its reasons reach the site. Table v2's
+    // keyboard model scores this script's arrow keys (independent gaps, short holds) low and says
+    // why; v3's, refitted to accept people exploring by ear, lets such scripts through at times
+    // (a run on a loaded machine scored this one 0.63), so the claim is v2's.
     const verdict = await siteverify(live.server.url, token, await widgetSession(page));
     expect(verdict).toMatchObject({ success: true, input_type: 'keyboard' });
-    expect(verdict.score).toBeLessThan(0.5);
-    expect((verdict.reasons as string[]).some((r) => r.startsWith('keyboard_'))).toBe(true);
+    if ((verdict.score as number) < 0.5) expect((verdict.reasons as string[]).some((r) => r.startsWith('keyboard_'))).toBe(true);
+    const v2 = await scoreSubmission(
+      { kernel: await kernelWithFeatures(), table: scoringTables.v2, fingerprints: new TraceFingerprints(new MemoryStore({ maxMarkers: 10, maxCounters: 10 })) },
+      { maze: { seed: c.maze_seed, width: c.maze_width, height: c.maze_height, difficulty: c.maze_difficulty }, cellSize: c.cell_size, events: packEvents(sent.events as RawEvent[]), rawEvents: sent.events as RawEvent[] },
+    );
+    expect(v2.score).toBeLessThan(0.5);
+    expect(v2.reasons.some((r) => r.startsWith('keyboard_'))).toBe(true);
     await page.close();
   });
 
