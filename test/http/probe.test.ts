@@ -135,7 +135,7 @@ describe('/probe/arm rules', () => {
     // cells that are not neighbours would land in cells off the route.
     let refused = false;
     let detoured = false;
-    for (let tries = 0; tries < 20 && !(refused && detoured); tries++) {
+    for (let tries = 0; tries < 200 && !(refused && detoured); tries++) {
       const ch = await challenge();
       const cells = toTrigger(ch);
       const maze = { seed: ch.maze_seed, width: ch.maze_width, height: ch.maze_height, difficulty: ch.maze_difficulty };
