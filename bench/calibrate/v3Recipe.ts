@@ -6,7 +6,7 @@ import type { FeatureShift } from './layingShift.js';
 
 /**
  * The most the corridor-geometry terms together may lower a v3 logit. The fitted bias is about
- * 7 and the threshold's logit 0, so a person at the human median on every other feature is
+ * 8 and the threshold's logit 0, so a person at the human median on every other feature is
  * accepted whatever the geometry reads.
  */
 export const GEOMETRY_FLOOR = 2;
