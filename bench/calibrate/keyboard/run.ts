@@ -9,18 +9,21 @@ import { fileURLToPath } from 'node:url';
 import { defaultTable, type InputTable, type ScoringTable } from '../../../src/core/scoring/ScoringTable.js';
 import { TraceFingerprints } from '../../../src/core/scoring/TraceFingerprints.js';
 import { measureKeyboard } from '../../../src/core/scoring/keyboard/measureKeyboard.js';
+import { gapPlacement, ranks } from '../../../src/core/scoring/keyboard/gapPlacement.js';
 import { readKeystrokes } from '../../../src/core/scoring/keyboard/readKeystrokes.js';
 import { scoreSubmission } from '../../../src/core/scoring/scoreSubmission.js';
 import { termContributions } from '../../../src/core/scoring/scoreFeatures.js';
 import { MemoryStore } from '../../../src/store/MemoryStore.js';
 import { CELL } from '../mazePath.js';
 import { openKernel } from '../samples.js';
+import { Rng } from '../random.js';
 import { type Rate, pct, wilson } from '../stats.js';
 import { HOLD_STYLES, INDEPENDENT_GAP_FAMILIES, KEYBOARD_BOT_FAMILIES, NEVER_FITTED, OWN_HOLDS } from './keyboardBots.js';
 import { type KeyboardLabelled, fitKeyboardModel } from './fitKeyboardModel.js';
 import { FULL_MODEL, type HumanAssumptions } from './humanKeyboard.js';
 import { KEYBOARD_PEOPLE } from './keyboardPeople.js';
 import { type KeyboardSample, type MazeSpread, isPerson, keyboardSamples } from './keyboardSamples.js';
+import { placementPValue } from './placementTest.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../..');
@@ -176,6 +179,27 @@ for (const [name, shift] of points) {
   const known = wilson(logits.get('decision-pause')!.filter((x) => x + shift >= cut).length, logits.get('decision-pause')!.length);
   (report.tradeOff as Record<string, unknown>)[name] = { shift, people: Object.fromEntries(KEYBOARD_PEOPLE.map((p, i) => [p, people[i]])), worstIndependent: w, decisionPause: known };
   console.log(`  ${name.padEnd(50)}${shift.toFixed(2).padStart(6)}  ${[...people, w, known].map((r) => pct(r).split(' ')[0]!.padEnd(16)).join('')}`);
+}
+
+// What where the gaps fall can tell alone, with no fitting: an exact permutation test
+// (placementTest.ts) holds every script with exchangeable gaps to its level a whatever it draws,
+// so the share of each people model it passes at a is the most that evidence gives at that level.
+const LEVELS = [0.01, 0.02, 0.05, 0.1];
+const PERMUTATIONS = 199;
+console.log(`\nwhere the gaps fall, alone (exact permutation test, ${PERMUTATIONS} shuffles; held out, varied mazes): share with p <= a`);
+row('', 0, LEVELS.map((a) => `a = ${a}`));
+report.placementTest = {};
+for (const [i, kind] of [...KEYBOARD_PEOPLE, ...INDEPENDENT_GAP_FAMILIES].entries()) {
+  const samples = isPerson(kind) ? heldOutPeople(kind, 'varied') : heldOutBots(kind, 'varied');
+  const rng = new Rng(31 + i);
+  const ps = samples.map((s) => {
+    const maze = kernel.generateMaze(s.maze);
+    const { logGaps, where } = gapPlacement(maze, readKeystrokes(maze, s.events));
+    return placementPValue(where, ranks(logGaps), rng, PERMUTATIONS);
+  });
+  const rates = LEVELS.map((a) => wilson(ps.filter((p) => p <= a).length, ps.length));
+  (report.placementTest as Record<string, unknown>)[kind] = Object.fromEntries(LEVELS.map((a, i) => [a, rates[i]]));
+  row(label(kind), samples.length, rates.map(pct));
 }
 
 console.log('\nhow long the modelled people take, s (span of the events: what the challenge has to live):');
