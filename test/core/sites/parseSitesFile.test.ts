@@ -30,7 +30,7 @@ describe('parseSitesFile', () => {
     // Unset fields come from the server: difficulty 16 gets its own headroom of 4 bits.
     expect(forum!.policy.pow).toEqual({ difficulty: 16, maxDifficulty: 20, freePerMinute: 10 });
     expect(forum!.policy.maze).toEqual({ width: 10, height: 6, difficulty: 0.3 });
-    // The scoring table is server-wide (SCORING_TABLE), not a site's.
+    // The scoring table is server-wide (SCORING_TABLE) unless a site names its own table_file.
     expect(forum!.policy.scoring).toEqual({ mode: 'shadow', threshold: config.scoring.threshold, table: config.scoring.table });
     expect(forum!.policy.remoteip).toBe('reject');
     expect(staging!.policy).toEqual(r.snapshot.fallback);
