@@ -1,7 +1,7 @@
 /** Share of the people a fitted threshold keeps: the calibration's and a site fit's. */
 export const PEOPLE_KEPT = 0.99;
 /** Highest threshold a fit sets: above it, a score of one half would be refused. */
-export const HIGHEST_FITTED_THRESHOLD = 0.5;
+const HIGHEST_FITTED_THRESHOLD = 0.5;
 
 /**
  * The highest threshold, in steps of 0.01 from HIGHEST_FITTED_THRESHOLD down to 0.01, at which
