@@ -1,7 +1,8 @@
 import { packEvents } from '../../src/kernel/index.js';
 import type { ScoringTable } from '../../src/core/scoring/ScoringTable.js';
 import { humanRates, scoreAll } from './evaluate.js';
-import { fitTable, type FitOptions, type Labelled } from './fitTable.js';
+import { fitTable, type FitOptions, type Labelled } from '../../src/core/scoring/fit/fitTable.js';
+import { PEOPLE_KEPT, thresholdKeeping } from '../../src/core/scoring/fit/thresholdKeeping.js';
 import { CELL } from './mazePath.js';
 import type { CalibrationKernel, Sample } from './samples.js';
 
@@ -10,13 +11,10 @@ export function featureValues(kernel: CalibrationKernel, samples: readonly Sampl
   return new Map(samples.map((s) => [s, kernel.features(s.maze, packEvents(s.events), CELL).values.slice()]));
 }
 
-/** Share of calibration humans (macro over users, scorer alone) the threshold keeps. */
-export const HUMAN_KEEP = 0.99;
-
 /**
  * Fits the pointer model of `base` on calibration humans and bots (humans weighted per user,
- * each bot family in total as much as any other), then the threshold that keeps HUMAN_KEEP of
- * the calibration humans, capped at 0.5. Held-out users never enter.
+ * each bot family in total as much as any other), then the threshold that keeps PEOPLE_KEPT of
+ * the calibration humans (macro over users, scorer alone), capped at 0.5. Held-out users never enter.
  */
 export async function fitCalibration(
   kernel: CalibrationKernel,
@@ -35,10 +33,6 @@ export async function fitCalibration(
   const mouse = fitTable([...people, ...scripted], options);
   const draft: ScoringTable = { ...base, types: { ...base.types, mouse, touch: mouse, pen: mouse } };
   const calScored = await scoreAll(kernel, draft, humans, 1);
-  let threshold = 0.5;
-  for (let x = 0.5; x >= 0.01; x -= 0.01) {
-    threshold = Number(x.toFixed(2));
-    if (humanRates(calScored, threshold).scorer.rate >= HUMAN_KEEP) break;
-  }
+  const threshold = thresholdKeeping(PEOPLE_KEPT, (t) => humanRates(calScored, t).scorer.rate);
   return { ...draft, threshold };
 }

@@ -1,7 +1,7 @@
 import type { ScoringTable } from '../../src/core/scoring/ScoringTable.js';
 import { botRates, scoreAll, type FamilyRates } from './evaluate.js';
 import { fitCalibration } from './fitCalibration.js';
-import type { FitOptions } from './fitTable.js';
+import type { FitOptions } from '../../src/core/scoring/fit/fitTable.js';
 import type { CalibrationKernel, Sample } from './samples.js';
 
 export interface LeftOut extends FamilyRates {

@@ -1,7 +1,7 @@
 import type { ScoringTable } from '../../src/core/scoring/ScoringTable.js';
 import { botRates, humanRates, scoreAll, type FamilyRates, type HumanRates } from './evaluate.js';
 import { fitCalibration } from './fitCalibration.js';
-import type { FitOptions } from './fitTable.js';
+import type { FitOptions } from '../../src/core/scoring/fit/fitTable.js';
 import { CAPTURES, type CalibrationKernel, type Capture, type Sample } from './samples.js';
 
 /** Calibration people (a third at the 33 ms throttle) and held-out people, per laying. */

@@ -15,7 +15,7 @@ import { leaveOneFamilyOut } from './leaveOneFamilyOut.js';
 import { leaveOneLayingOut, type LaidPeople } from './leaveOneLayingOut.js';
 import { layingShifts } from './layingShift.js';
 import { LAYINGS } from './layings/index.js';
-import { MODEL_FEATURES } from './fitTable.js';
+import { MODEL_FEATURES } from '../../src/core/scoring/fit/fitTable.js';
 import { v3Recipe } from './v3Recipe.js';
 import { CAPTURES, openKernel, throttle, type Capture } from './samples.js';
 import { pct, quantiles } from './stats.js';

@@ -1,6 +1,6 @@
 import type { FeatureName } from '../../src/kernel/features.js';
-import type { FitOptions } from './fitTable.js';
-import { MODEL_FEATURES } from './fitTable.js';
+import type { FitOptions } from '../../src/core/scoring/fit/fitTable.js';
+import { MODEL_FEATURES } from '../../src/core/scoring/fit/fitTable.js';
 import { FEATURE_GROUPS } from './featureGroups.js';
 import type { FeatureShift } from './layingShift.js';
 

@@ -5,6 +5,7 @@
  *   ariadne secret    print a new signing secret
  *   ariadne check     validate the environment and the sites file without starting
  *   ariadne calibrate --traces FILE   compare sampled traffic with the scoring table's calibration people
+ *                                     (--fit OUT: and fit a site table on it)
  */
 import { checkSetup } from './checkSetup.js';
 import { newSecret } from './newSecret.js';
@@ -13,8 +14,9 @@ const USAGE = `Usage: ariadne [start | secret | check | calibrate | help]
   start    start the server (the default), configured by environment variables
   secret   print a new random secret for SIGNING_SECRET or a site's secret
   check    validate the environment and SITES_FILE without starting; exit 0 when valid, 1 when not
-  calibrate --traces FILE [--out FILE] [--table VERSION]
-           compare the sampled traffic with the scoring table's calibration people; write an HTML report`;
+  calibrate --traces FILE [--out FILE] [--table VERSION] [--fit FILE]
+           compare the sampled traffic with the scoring table's calibration people; write an HTML report;
+           with --fit, also a site scoring table fitted on that traffic plus the shipped bot families`;
 
 const command = process.argv[2] ?? 'start';
 switch (command) {

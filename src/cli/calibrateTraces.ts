@@ -6,11 +6,14 @@ import { compareWithPeople } from '../core/scoring/drift/compareWithPeople.js';
 import { type TableVersion, defaultTable, scoringTables } from '../core/scoring/ScoringTable.js';
 import type { TraceRecord } from '../core/traffic/traceRecord.js';
 import { driftReportHtml } from './driftReportHtml.js';
+import { writeSiteFit } from './writeSiteFit.js';
 
-export const CALIBRATE_USAGE = `Usage: ariadne calibrate --traces FILE [--out FILE] [--table VERSION]
+export const CALIBRATE_USAGE = `Usage: ariadne calibrate --traces FILE [--out FILE] [--table VERSION] [--fit FILE]
   --traces  the sampled traces (JSON Lines, as downloaded from the dashboard)
   --out     where to write the HTML report (default drift-report.html)
-  --table   the scoring table whose calibration people to compare with (default ${defaultTable.version})`;
+  --table   the scoring table whose calibration people to compare with (default ${defaultTable.version})
+  --fit     also fit a site table on the accepted pointer traces plus that table's bot families,
+            write it to FILE (for policy.scoring.table_file) and print acceptance before and after`;
 
 interface Output {
   out(line: string): void;
@@ -21,12 +24,13 @@ interface Output {
  * `ariadne calibrate --traces FILE`: compares the features of the accepted pointer traces of a
  * traces download with the calibration people of a table (compareWithPeople), prints the
  * distance per feature and the features where the traffic sits where calibration had few
- * people, and writes the HTML report. Exit code 0; 1 for a file that cannot be used; 2 for usage.
+ * people, and writes the HTML report; with `--fit`, also a site table (writeSiteFit). Exit code
+ * 0; 1 for a file that cannot be used or a fit refused; 2 for usage.
  */
 export async function calibrateTraces(args: readonly string[], io: Output): Promise<number> {
-  let options: { traces?: string | undefined; out?: string | undefined; table?: string | undefined };
+  let options: { traces?: string | undefined; out?: string | undefined; table?: string | undefined; fit?: string | undefined };
   try {
-    options = parseArgs({ args: [...args], options: { traces: { type: 'string' }, out: { type: 'string' }, table: { type: 'string' } } }).values;
+    options = parseArgs({ args: [...args], options: { traces: { type: 'string' }, out: { type: 'string' }, table: { type: 'string' }, fit: { type: 'string' } } }).values;
   } catch (e) {
     io.err(`${e instanceof Error ? e.message : String(e)}\n${CALIBRATE_USAGE}`);
     return 2;
@@ -75,5 +79,5 @@ export async function calibrateTraces(args: readonly string[], io: Output): Prom
   const named = report.features.filter((f) => f.fewPeople).map((f) => f.feature);
   io.out(named.length === 0 ? 'No feature puts more than 10% of the traffic where calibration had few people.' : `Traffic sits where calibration had few people on: ${named.join(', ')}`);
   io.out(`report written to ${out}`);
-  return 0;
+  return options.fit === undefined ? 0 : writeSiteFit(version, rows, options.fit, io);
 }

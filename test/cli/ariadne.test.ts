@@ -180,6 +180,20 @@ describe('ariadne (start)', () => {
     }
   });
 
+  it("does not start with a site's table_file that is not a scoring table, and says which site, field and file", async () => {
+    const file = path.join(dir, 'with-table.json');
+    await writeFile(path.join(dir, 'not-a-table.json'), JSON.stringify({ version: 'v3-site', threshold: 0.5 }));
+    const policy = { scoring: { table_file: 'not-a-table.json' } };
+    await writeFile(file, JSON.stringify({ sites: { shop: { hostnames: ['shop.example'], secret: 's'.repeat(40), policy } } }));
+    const p = start(process.execPath, [BIN], { env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET, SITES_FILE: file } });
+    try {
+      expect(await p.exited).toBe(1);
+      expect(p.output()).toContain(`site "shop": policy.scoring.table_file: ${path.join(dir, 'not-a-table.json')} is not a scoring table: types: Expected required property`);
+    } finally {
+      p.killAll();
+    }
+  });
+
   it('SIGHUP reloads the sites file without dropping a request; a broken file keeps the sites in service', async () => {
     const file = path.join(dir, 'sites.json');
     await writeFile(file, siteFile({ width: 6, height: 5 }));

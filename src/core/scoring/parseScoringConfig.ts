@@ -1,4 +1,4 @@
-import { scoringTables, type TableVersion } from './ScoringTable.js';
+import { type ScoringTable, scoringTables, type TableVersion } from './ScoringTable.js';
 
 /** enforce: reject below the threshold; shadow: score and log, never reject; off: no scoring. */
 export type ScoringMode = 'enforce' | 'shadow' | 'off';
@@ -15,6 +15,12 @@ export interface ScoringConfig {
   threshold: number;
   /** The scoring table's version (SCORING_TABLE). */
   table: TableVersion;
+  /**
+   * A site's own table (policy.scoring.table_file, loaded with the sites file), scored with
+   * instead of `table`'s. Plain data, so it crosses threads with the policy, and part of the
+   * policy's digest: a challenge is judged by the table it was issued under.
+   */
+  siteTable?: ScoringTable;
 }
 
 export const DEFAULT_TABLE: TableVersion = 'v3';

@@ -1,6 +1,8 @@
 import { Value } from '@sinclair/typebox/value';
 import type { Config } from '../../config.js';
+import type { ScoringTable } from '../scoring/ScoringTable.js';
 import { parseWebAuthnConfig } from '../webauthn/parseWebAuthnConfig.js';
+import { loadSiteTable } from './loadSiteTable.js';
 import type { SiteEntry, SitesSnapshot } from './SiteRegistry.js';
 import { DEFAULT_POW_HEADROOM, MAX_POW_DIFFICULTY, type SitePolicy, defaultPolicy } from './SitePolicy.js';
 import { type PolicyInFile, type SitesFile, SitesFileSchema, SITE_KEY_PATTERN } from './sitesFileSchema.js';
@@ -14,7 +16,8 @@ const MAX_REPORTED = 10;
 /**
  * Validates the text of a sites file against SitesFileSchema and the rules a schema cannot say
  * (max_difficulty not below difficulty, passkeys with a relying party, one secret per site, test
- * keys reserved), and resolves each site's policy over the server-wide one. Every error names the
+ * keys reserved, a table_file that is a scoring table: loadSiteTable, relative to `source`), and
+ * resolves each site's policy over the server-wide one. Every error names the
  * site and the field. Never throws.
  */
 export function parseSitesFile(text: string, config: Config, source: string): SitesParse {
@@ -37,7 +40,7 @@ export function parseSitesFile(text: string, config: Config, source: string): Si
     const other = secrets.get(site.secret);
     if (other !== undefined) at('secret', `is also the secret of site ${JSON.stringify(other)}; each site needs its own`);
     secrets.set(site.secret, key);
-    const policy = resolvePolicy(site.policy ?? {}, fallback, at);
+    const policy = resolvePolicy(site.policy ?? {}, fallback, source, at);
     if (policy !== undefined) sites.push({ key, hostnames: site.hostnames, secret: site.secret, policy });
   }
   if (errors.length > 0) return { ok: false, errors: errors.slice(0, MAX_REPORTED) };
@@ -45,7 +48,7 @@ export function parseSitesFile(text: string, config: Config, source: string): Si
 }
 
 /** The site's policy: its own fields over the server-wide ones; undefined after reporting an error. */
-function resolvePolicy(p: PolicyInFile, fallback: SitePolicy, at: (field: string, message: string) => void): SitePolicy | undefined {
+function resolvePolicy(p: PolicyInFile, fallback: SitePolicy, source: string, at: (field: string, message: string) => void): SitePolicy | undefined {
   const difficulty = p.pow?.difficulty ?? fallback.pow.difficulty;
   const maxDifficulty =
     p.pow?.max_difficulty ??
@@ -72,6 +75,15 @@ function resolvePolicy(p: PolicyInFile, fallback: SitePolicy, at: (field: string
       return undefined;
     }
   }
+  let siteTable: ScoringTable | undefined;
+  if (p.scoring?.table_file !== undefined) {
+    const loaded = loadSiteTable(p.scoring.table_file, source);
+    if (!loaded.ok) {
+      at('policy.scoring.table_file', loaded.error);
+      return undefined;
+    }
+    siteTable = loaded.table;
+  }
   // A site that sets its mode sets its keyboard solves' too, unless it names keyboard_mode.
   const keyboardMode = p.scoring?.keyboard_mode ?? (p.scoring?.mode === undefined ? fallback.scoring.keyboardMode : undefined);
   return {
@@ -86,8 +98,10 @@ function resolvePolicy(p: PolicyInFile, fallback: SitePolicy, at: (field: string
     scoring: {
       mode: p.scoring?.mode ?? fallback.scoring.mode,
       ...(keyboardMode === undefined ? {} : { keyboardMode }),
-      threshold: p.scoring?.threshold ?? fallback.scoring.threshold,
+      // A site's own table comes with its own calibrated threshold, over the server-wide one.
+      threshold: p.scoring?.threshold ?? siteTable?.threshold ?? fallback.scoring.threshold,
       table: fallback.scoring.table,
+      ...(siteTable === undefined ? {} : { siteTable }),
     },
     remoteip: p.remoteip ?? fallback.remoteip,
   };

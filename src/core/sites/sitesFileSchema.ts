@@ -66,7 +66,14 @@ export const PolicySchema = closed(
               description: 'The mode for keyboard solves (default: this site\'s mode when given, else SCORING_KEYBOARD_MODE)',
             }),
           ),
-          threshold: opt(fraction('Lowest accepted score')),
+          threshold: opt(fraction('Lowest accepted score (default: table_file\'s threshold when given, else SCORE_THRESHOLD)')),
+          table_file: opt(
+            Type.String({
+              minLength: 1,
+              maxLength: 4096,
+              description: 'A scoring table for this site (as `ariadne calibrate --fit` writes one), relative to the sites file; default SCORING_TABLE',
+            }),
+          ),
         },
         'Behavioural scoring',
       ),

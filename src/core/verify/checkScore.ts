@@ -8,7 +8,7 @@ import { scoreSubmission } from '../scoring/scoreSubmission.js';
 
 export interface ScoreCheckInput {
   siteKey: string;
-  /** The site's scoring mode and threshold, and the server's scoring table. */
+  /** The site's scoring mode, threshold and table (its own, or the server's). */
   scoring: ScoringConfig;
   maze: MazeParams;
   /** The cell size of the canvas the path replay walked (features are in its cell units). */
@@ -53,7 +53,7 @@ export async function checkScore(ctx: CoreContext, input: ScoreCheckInput): Prom
   const unscored: ScoreCheck = { ok: true, score: UNSCORED, reasons: [] };
   if (pointerMode === 'off' && keyboardMode === 'off') return unscored;
   const r = await scoreSubmission(
-    { kernel: ctx.kernel, table: scoringTables[input.scoring.table], fingerprints: ctx.fingerprints },
+    { kernel: ctx.kernel, table: input.scoring.siteTable ?? scoringTables[input.scoring.table], fingerprints: ctx.fingerprints },
     {
       maze: input.maze,
       cellSize: input.cellSize,

@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../src/config.js';
+import { scoringTables } from '../../../src/core/scoring/ScoringTable.js';
 import { parseSitesFile } from '../../../src/core/sites/parseSitesFile.js';
 
 const config = defaultConfig({ powDifficulty: 18 });
@@ -26,7 +30,7 @@ describe('parseSitesFile', () => {
     // Unset fields come from the server: difficulty 16 gets its own headroom of 4 bits.
     expect(forum!.policy.pow).toEqual({ difficulty: 16, maxDifficulty: 20, freePerMinute: 10 });
     expect(forum!.policy.maze).toEqual({ width: 10, height: 6, difficulty: 0.3 });
-    // The scoring table is server-wide (SCORING_TABLE), not a site's.
+    // The scoring table is server-wide (SCORING_TABLE) unless a site names its own table_file.
     expect(forum!.policy.scoring).toEqual({ mode: 'shadow', threshold: config.scoring.threshold, table: config.scoring.table });
     expect(forum!.policy.remoteip).toBe('reject');
     expect(staging!.policy).toEqual(r.snapshot.fallback);
@@ -91,5 +95,29 @@ describe('parseSitesFile', () => {
     });
     expect(r.ok).toBe(true);
     expect(errorsOf({ sites: { ['k'.repeat(129)]: site() } })[0]).toContain('not a valid site key');
+  });
+
+  it("loads a site's table_file relative to the sites file, with its threshold unless the site sets one; a bad one names the site and field", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'ariadne-sites-'));
+    try {
+      await writeFile(path.join(dir, 'fitted.json'), JSON.stringify({ ...scoringTables.v3, version: 'v3-site', threshold: 0.42 }));
+      const file = {
+        sites: {
+          fitted: site({ policy: { scoring: { table_file: 'fitted.json' } } }),
+          own: site({ secret: `${SECRET}-own`, policy: { scoring: { table_file: 'fitted.json', threshold: 0.6 } } }),
+          plain: site({ secret: `${SECRET}-plain` }),
+        },
+      };
+      const r = parseSitesFile(JSON.stringify(file), config, path.join(dir, 'sites.json'));
+      if (!r.ok) throw new Error(r.errors.join('\n'));
+      const [fitted, own, plain] = r.snapshot.sites!;
+      expect(fitted!.policy.scoring).toMatchObject({ threshold: 0.42, siteTable: { version: 'v3-site', threshold: 0.42 } });
+      expect(own!.policy.scoring).toMatchObject({ threshold: 0.6, siteTable: { version: 'v3-site' } });
+      expect(plain!.policy.scoring).toEqual(config.scoring);
+      const broken = parseSitesFile(JSON.stringify({ sites: { fitted: site({ policy: { scoring: { table_file: 'missing.json' } } }) } }), config, path.join(dir, 'sites.json'));
+      expect(broken).toEqual({ ok: false, errors: [expect.stringMatching(/^site "fitted": policy\.scoring\.table_file: .*missing\.json cannot be read/)] });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,5 @@
-import { FEATURE_NAMES, type FeatureName } from '../../src/kernel/features.js';
-import type { InputTable, ScoringTerm } from '../../src/core/scoring/ScoringTable.js';
+import { FEATURE_NAMES, type FeatureName } from '../../../kernel/features.js';
+import type { InputTable, ScoringTerm } from '../ScoringTable.js';
 
 /** Pointer features the model weighs (counts, absolute sizes and sanity fields are left out). */
 export const MODEL_FEATURES: readonly [FeatureName, ScoringTerm['transform']][] = [
