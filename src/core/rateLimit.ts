@@ -3,7 +3,18 @@ import type { Store } from '../store/Store.js';
 
 const WINDOW_MS = 60_000;
 
-export type RateLimitResult = { ok: true } | { ok: false; retryAfterSeconds: number };
+export type RateLimitResult =
+  | { ok: true }
+  | {
+      ok: false;
+      retryAfterSeconds: number;
+      /**
+       * This is the binding's first refusal in its window (its count is one past the limit): read
+       * from the store's atomic count, so over every thread and node exactly one refusal per
+       * client and window says so, and a dashboard counts limited clients without keeping who.
+       */
+      first: boolean;
+    };
 
 /**
  * Counts one request of `binding` against `bucket` in the current fixed one-minute window
@@ -23,7 +34,7 @@ export async function checkRateLimit(
   const windowEnd = (window + 1) * WINDOW_MS;
   const count = await store.increment(`rate:${bucket}:${binding}:${window}`, windowEnd - now);
   if (count <= perMinute) return { ok: true };
-  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now) / 1000)) };
+  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((windowEnd - now) / 1000)), first: count === perMinute + 1 };
 }
 
 /**

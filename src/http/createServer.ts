@@ -182,7 +182,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
       throw e;
     });
     if (!limit.ok) {
-      traffic?.limited(siteLabel(sites, (body as { site_key?: unknown }).site_key), bucket);
+      traffic?.limited(siteLabel(sites, (body as { site_key?: unknown }).site_key), bucket, limit.first);
       return { ...route.fail(failure('rate_limited')), headers: [['retry-after', String(limit.retryAfterSeconds)]] };
     }
     return route.handle(ctx, body as never, info);

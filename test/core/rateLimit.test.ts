@@ -12,12 +12,13 @@ describe('checkRateLimit', () => {
     let now = W0 + 15_000;
     const store = new MemoryStore({ maxMarkers: 10, maxCounters: 100, now: () => now });
     for (let i = 0; i < 3; i++) expect(await checkRateLimit(store, 'verify', '1.2.3.4', 3, now)).toEqual({ ok: true });
-    expect(await checkRateLimit(store, 'verify', '1.2.3.4', 3, now)).toEqual({ ok: false, retryAfterSeconds: 45 });
+    expect(await checkRateLimit(store, 'verify', '1.2.3.4', 3, now)).toEqual({ ok: false, retryAfterSeconds: 45, first: true });
+    expect(await checkRateLimit(store, 'verify', '1.2.3.4', 3, now)).toEqual({ ok: false, retryAfterSeconds: 45, first: false });
     // other bindings and other buckets count apart
     expect(await checkRateLimit(store, 'verify', '1.2.3.5', 3, now)).toEqual({ ok: true });
     expect(await checkRateLimit(store, 'challenge', '1.2.3.4', 3, now)).toEqual({ ok: true });
     now = W0 + MINUTE - 1;
-    expect(await checkRateLimit(store, 'verify', '1.2.3.4', 3, now)).toEqual({ ok: false, retryAfterSeconds: 1 });
+    expect(await checkRateLimit(store, 'verify', '1.2.3.4', 3, now)).toEqual({ ok: false, retryAfterSeconds: 1, first: false });
     now = W0 + MINUTE;
     expect(await checkRateLimit(store, 'verify', '1.2.3.4', 3, now)).toEqual({ ok: true });
   });
@@ -39,11 +40,11 @@ describe('checkRateLimit', () => {
     for (let i = 0; i < 10_000; i++) {
       expect(await checkRateLimit(store, 'verify', `2001:db8:${i.toString(16)}:0::/64`, 3, now)).toEqual({ ok: true });
       // The busy binding keeps asking, so its counter is never the least recently used one.
-      if (i % 10 === 0) expect(await checkRateLimit(store, 'verify', 'busy', 3, now)).toEqual({ ok: false, retryAfterSeconds: 50 });
+      if (i % 10 === 0) expect(await checkRateLimit(store, 'verify', 'busy', 3, now)).toMatchObject({ ok: false, retryAfterSeconds: 50 });
     }
     // A newcomer is counted, not waved through: its fourth request is limited.
     for (let i = 0; i < 3; i++) expect(await checkRateLimit(store, 'verify', 'newcomer', 3, now)).toEqual({ ok: true });
-    expect(await checkRateLimit(store, 'verify', 'newcomer', 3, now)).toEqual({ ok: false, retryAfterSeconds: 50 });
+    expect(await checkRateLimit(store, 'verify', 'newcomer', 3, now)).toEqual({ ok: false, retryAfterSeconds: 50, first: true });
     expect(store.size.counters).toBe(100);
   });
 
@@ -53,6 +54,8 @@ describe('checkRateLimit', () => {
     const results = await Promise.all(Array.from({ length: 50 }, () => checkRateLimit(store, 'v', 'x', 20, now)));
     expect(results.filter((r) => r.ok)).toHaveLength(20);
     expect(results.filter((r) => !r.ok)).toHaveLength(30);
+    // Of the 30 refusals, exactly one is the binding's first in the window.
+    expect(results.filter((r) => !r.ok && r.first)).toHaveLength(1);
   });
 });
 

@@ -88,7 +88,17 @@ const PANELS: Panel[] = [
   { id: 'reasons', title: 'Reason codes', kind: 'bars', data: (s) => categories(totals(s, 'reason:'), 'reasons') },
   { id: 'inputs', title: 'Inferred input types', kind: 'time', data: (s) => ({ series: named(s, 'input:') }) },
   { id: 'siteverify', title: '/siteverify redemptions', kind: 'time', data: (s) => ({ series: named(s, 'siteverify:') }) },
-  { id: 'limited', title: 'Rate-limited requests', kind: 'time', data: (s) => ({ series: named(s, 'limited:') }) },
+  {
+    id: 'limited',
+    title: 'Rate-limited requests and clients',
+    kind: 'time',
+    data: (s) => ({
+      series: [
+        ...named(s, 'limited:').map(([bucket, v]): [string, number[]] => [`${bucket} requests`, v]),
+        ...named(s, 'limited_clients:').map(([bucket, v]): [string, number[]] => [`${bucket} clients`, v]),
+      ],
+    }),
+  },
   {
     id: 'pow',
     title: 'Proof-of-work difficulty of challenges issued (bits)',

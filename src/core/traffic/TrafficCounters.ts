@@ -82,9 +82,14 @@ export class TrafficCounters {
     bump(this.#countsOf(site), this.#name(COUNTER.siteverify, outcome));
   }
 
-  /** A request of `site` refused by the rate limit of `bucket`. */
-  limited(site: string, bucket: string): void {
-    bump(this.#countsOf(site), this.#name(COUNTER.limited, bucket));
+  /**
+   * A request of `site` refused by the rate limit of `bucket`; `firstOfClient` when it is its
+   * client's first refusal in the limit's window (so limited clients are counted, not kept).
+   */
+  limited(site: string, bucket: string, firstOfClient: boolean): void {
+    const counts = this.#countsOf(site);
+    bump(counts, this.#name(COUNTER.limited, bucket));
+    if (firstOfClient) bump(counts, this.#name(COUNTER.limitedClients, bucket));
   }
 
   /** `route` answered in `ms` (filed under no site: a route's latency is the server's). */

@@ -36,6 +36,8 @@ export const COUNTER = {
   siteverify: (outcome: string) => `siteverify:${outcome}`,
   /** A request refused by the rate limit of `bucket` (verify, challenge, probe). */
   limited: (bucket: string) => `limited:${bucket}`,
+  /** A client's first refusal by the rate limit of `bucket` in the limit's window: a client limited. */
+  limitedClients: (bucket: string) => `limited_clients:${bucket}`,
   pow: (bits: number) => `pow:${bits}`,
   latency: (route: string, bucket: number) => `latency:${route}:${bucket}`,
 } as const;

@@ -17,7 +17,8 @@ describe('TrafficCounters', () => {
     counters.verified('', 'unknown_site_key', {});
     counters.verified('shop', 'behavioral_rejected', { inputType: 'mouse', scored: { mode: 'shadow', score: 0.05, reasons: ['no_pauses', 'path_too_straight'], features: new Float64Array() } });
     counters.redeemed('shop', 'token_already_used');
-    counters.limited('', 'challenge');
+    counters.limited('', 'challenge', true);
+    counters.limited('', 'challenge', false);
     now += 60_000;
     counters.answered('/verify', 3);
     expect(await store.counts(MINUTE, MINUTE + 1)).toEqual([]);
@@ -38,7 +39,8 @@ describe('TrafficCounters', () => {
         [`${MINUTE}\tshop\treason:no_pauses`, 1],
         [`${MINUTE}\tshop\treason:path_too_straight`, 1],
         [`${MINUTE}\tshop\tsiteverify:token_already_used`, 1],
-        [`${MINUTE}\t\tlimited:challenge`, 1],
+        [`${MINUTE}\t\tlimited:challenge`, 2],
+        [`${MINUTE}\t\tlimited_clients:challenge`, 1],
         [`${MINUTE + 1}\t\tlatency:/verify:${latencyBucket(3)}`, 1],
       ]),
     );
@@ -59,7 +61,7 @@ describe('TrafficCounters', () => {
     counters.challengeIssued('', 1);
     await counters.flush();
     refuse = false;
-    counters.limited('', 'verify');
+    counters.limited('', 'verify', false);
     await counters.close();
     expect(added).toEqual([[[`${MINUTE}\t\tlimited:verify`, 1]]]);
   });

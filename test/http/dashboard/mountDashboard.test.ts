@@ -133,12 +133,14 @@ describe('dashboard: the counts of a known sequence of requests', () => {
     // RATE_LIMIT_PER_MINUTE=2: the third /verify of this address in the minute is refused.
     const limited = await postVerify(server, buildSubmission(server.kernel, chs[2]), { origin: SHOP });
     expect(limited.status).toBe(429);
+    // Refused again: two limited requests, one limited client.
+    expect((await postVerify(server, buildSubmission(server.kernel, chs[2]), { origin: SHOP })).status).toBe(429);
     const redeem = () => postJson(server.at('/siteverify'), { token: ok.body.token, session_id: 's1' }, { authorization: `Bearer ${secretOf('shop')}` });
     expect((await redeem()).body.success).toBe(true);
     expect((await redeem()).body.error).toBe('token_already_used');
 
     // Counts reach the store within a flush (once a second per thread, each thread on its own).
-    const fixed = { challenge: 3, 'pow:6': 3, 'verify:ok': 1, 'input:mouse': 1, 'limited:verify': 1, 'siteverify:ok': 1, 'siteverify:token_already_used': 1 };
+    const fixed = { challenge: 3, 'pow:6': 3, 'verify:ok': 1, 'input:mouse': 1, 'limited:verify': 2, 'limited_clients:verify': 1, 'siteverify:ok': 1, 'siteverify:token_already_used': 1 };
     let shop: any;
     await until(async () => {
       shop = (await data(cookie, '?site=shop')).body;
@@ -153,7 +155,8 @@ describe('dashboard: the counts of a known sequence of requests', () => {
       'input:mouse': 1,
       [Object.keys(series).find((k) => k.startsWith('score:shadow:'))!]: 1,
       ...Object.fromEntries(Object.keys(series).filter((k) => k.startsWith('reason:')).map((k) => [k, 1])),
-      'limited:verify': 1,
+      'limited:verify': 2,
+      'limited_clients:verify': 1,
       'siteverify:ok': 1,
       'siteverify:token_already_used': 1,
     });
