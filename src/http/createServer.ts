@@ -237,6 +237,15 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
     const withAddress = route.bucket !== undefined;
     const run = withAddress && config.rateLimitPerMinute > 0 ? rateLimited : (r: PostRoute, body: unknown, info: RequestInfo) => r.handle(ctx, body as never, info);
     const tooLarge = { ...route.fail(failure('payload_too_large', `body: larger than ${config.maxBodyBytes} bytes`)), close: true };
+    // /verify's refusals before core (body, JSON, schema, rate limit, a thrown failure) go to the
+    // dashboard's outcomes with core's own, filed under the body's site when it names a listed one.
+    const refusedEarly =
+      route.path === '/verify' && traffic !== undefined
+        ? (reply: Reply, body?: unknown) => {
+            if (reply.code !== undefined) traffic.verified(siteLabel(sites, (body as { site_key?: unknown } | undefined)?.site_key), reply.code, {});
+            return reply;
+          }
+        : (reply: Reply) => reply;
     return (res: HttpResponse, req: HttpRequest) => {
       const info: RequestInfo = {
         origin: req.getHeader('origin'),
@@ -246,15 +255,16 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
       };
       const finish = track(res, m, route.path, corsHeaders(config.corsOrigins, info.origin));
       readBody(res, config.maxBodyBytes, req.getHeader('content-length'), (bytes) => {
-        if (bytes === undefined) return finish(tooLarge);
+        if (bytes === undefined) return finish(refusedEarly(tooLarge));
         const parsed = decode(route, bytes, info.contentType);
-        if (!parsed.ok) return finish(route.fail(failure('invalid_request', parsed.detail)));
+        if (!parsed.ok) return finish(refusedEarly(route.fail(failure('invalid_request', parsed.detail))));
         // The shape a body selects answers it, from its schema check on.
         const shape = route.variant?.selects(parsed.value) === true ? route.variant.route : route;
         if (!shape.check.Check(parsed.value)) {
-          return finish(shape.fail(failure('invalid_request', schemaError(shape.check, parsed.value))));
+          return finish(refusedEarly(shape.fail(failure('invalid_request', schemaError(shape.check, parsed.value))), parsed.value));
         }
-        settleWith(finish, run(shape, parsed.value, info), route.path, shape.fail);
+        const fail = (f: Failure) => refusedEarly(shape.fail(f), parsed.value);
+        settleWith(finish, run(shape, parsed.value, info), route.path, fail);
       });
     };
   }

@@ -135,12 +135,17 @@ describe('dashboard: the counts of a known sequence of requests', () => {
     expect(limited.status).toBe(429);
     // Refused again: two limited requests, one limited client.
     expect((await postVerify(server, buildSubmission(server.kernel, chs[2]), { origin: SHOP })).status).toBe(429);
+    // Refused before core: a body that is not JSON (filed under no site), and one that fails the schema naming the site.
+    const notJson = await fetch(server.at('/verify'), { method: 'POST', headers: { 'content-type': 'application/json', origin: SHOP }, body: '{"site_key":' });
+    expect(notJson.status).toBe(400);
+    const badShape = await postVerify(server, { ...buildSubmission(server.kernel, chs[1]), events: 'none' }, { origin: SHOP });
+    expect(badShape.body.error_code).toBe('invalid_request');
     const redeem = () => postJson(server.at('/siteverify'), { token: ok.body.token, session_id: 's1' }, { authorization: `Bearer ${secretOf('shop')}` });
     expect((await redeem()).body.success).toBe(true);
     expect((await redeem()).body.error).toBe('token_already_used');
 
     // Counts reach the store within a flush (once a second per thread, each thread on its own).
-    const fixed = { challenge: 3, 'pow:6': 3, 'verify:ok': 1, 'input:mouse': 1, 'limited:verify': 2, 'limited_clients:verify': 1, 'siteverify:ok': 1, 'siteverify:token_already_used': 1 };
+    const fixed = { challenge: 3, 'pow:6': 3, 'verify:ok': 1, 'verify:invalid_request': 1, 'input:mouse': 1, 'limited:verify': 2, 'limited_clients:verify': 1, 'siteverify:ok': 1, 'siteverify:token_already_used': 1 };
     let shop: any;
     await until(async () => {
       shop = (await data(cookie, '?site=shop')).body;
@@ -152,6 +157,7 @@ describe('dashboard: the counts of a known sequence of requests', () => {
       challenge: 3,
       'pow:6': 3,
       'verify:ok': 1,
+      'verify:invalid_request': 1,
       'input:mouse': 1,
       [Object.keys(series).find((k) => k.startsWith('score:shadow:'))!]: 1,
       ...Object.fromEntries(Object.keys(series).filter((k) => k.startsWith('reason:')).map((k) => [k, 1])),
@@ -166,9 +172,10 @@ describe('dashboard: the counts of a known sequence of requests', () => {
     let all: any;
     await until(async () => {
       all = (await data(cookie)).body;
-      return total(all.series, 'verify:unknown_site_key') === 1;
+      return total(all.series, 'verify:unknown_site_key') === 1 && total(all.series, 'verify:invalid_request') === 2;
     }).catch(() => undefined);
     expect(total(all.series, 'verify:unknown_site_key')).toBe(1);
+    expect(total(all.series, 'verify:invalid_request')).toBe(2);
     expect(total(all.series, 'verify:ok')).toBe(1);
     for (const route of ['/challenge', '/verify', '/siteverify']) {
       const p50 = all.latency[route].p50.filter((v: number | null) => v !== null);
