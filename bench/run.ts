@@ -43,6 +43,7 @@ const SECTIONS: Record<string, Runner> = {
   http: optional('./http.js', 'runHttpBench'),
   stages: optional('./verifyStages.js', 'runVerifyStagesBench'),
   keyboard: optional('./keyboardScoring.js', 'runKeyboardScoringBench'),
+  cluster: optional('./cluster.js', 'runClusterBench'),
 };
 
 function format(v: string | number | undefined): string {
