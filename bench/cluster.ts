@@ -31,18 +31,26 @@ const WARM_UP_PER_NODE = QUICK ? 300 : 1_000;
 interface RunningSetup {
   setup: Setup;
   nodes: [Child, Child];
-  /** CPU seconds the setup's Redis processes have used so far. */
-  redisCpu(): Promise<number>;
+  /** What the setup's Redis processes have done so far. */
+  redisWork(): Promise<RedisWork>;
 }
 
-/** user + system CPU seconds of a Redis process so far, from its INFO cpu. */
-async function redisCpuSeconds(redis: TestRedis): Promise<number> {
-  const info = String(await redis.command('INFO', 'cpu'));
-  const field = (name: string) => Number(new RegExp(`^${name}:([0-9.]+)`, 'm').exec(info)?.[1] ?? NaN);
-  return field('used_cpu_user') + field('used_cpu_sys');
+interface RedisWork {
+  /** user + system CPU seconds. */
+  cpu: number;
+  /** Commands run (each script call is one; the INFO that reads this is counted too). */
+  calls: number;
 }
 
-const sumOf = async (servers: TestRedis[]) => (await Promise.all(servers.map(redisCpuSeconds))).reduce((a, b) => a + b, 0);
+/** What some Redis processes have done so far, from their INFO cpu and stats. */
+async function redisWork(servers: TestRedis[]): Promise<RedisWork> {
+  const infos = await Promise.all(servers.map(async (redis) => String(await redis.command('INFO', 'cpu', 'stats'))));
+  const field = (info: string, name: string) => Number(new RegExp(`^${name}:([0-9.]+)`, 'm').exec(info)?.[1] ?? NaN);
+  return {
+    cpu: infos.reduce((total, info) => total + field(info, 'used_cpu_user') + field(info, 'used_cpu_sys'), 0),
+    calls: infos.reduce((total, info) => total + field(info, 'total_commands_processed'), 0),
+  };
+}
 
 /** Sends each node its half of `bodies` at once (a wrk per node); CPU times taken around both. */
 async function drive(work: string, running: RunningSetup, bodies: string[]): Promise<Turn> {
@@ -50,7 +58,7 @@ async function drive(work: string, running: RunningSetup, bodies: string[]): Pro
   const shares = [bodies.slice(0, half), bodies.slice(half)];
   const pids = running.nodes.map((n) => n.proc.pid as number);
   const nodeBefore = pids.map(cpuSeconds);
-  const redisBefore = await running.redisCpu();
+  const redisBefore = await running.redisWork();
   const loads = await Promise.all(
     running.nodes.map((node, i) => {
       const dir = join(work, String(i));
@@ -60,7 +68,7 @@ async function drive(work: string, running: RunningSetup, bodies: string[]): Pro
     }),
   );
   const nodeCpuSeconds = pids.reduce((total, pid, i) => total + cpuSeconds(pid) - nodeBefore[i]!, 0);
-  const redisCpuSeconds = (await running.redisCpu()) - redisBefore;
+  const redisAfter = await running.redisWork();
   return {
     setup: running.setup,
     requests: loads.reduce((n, l) => n + l.responses, 0),
@@ -68,7 +76,8 @@ async function drive(work: string, running: RunningSetup, bodies: string[]): Pro
     firstError: loads.find((l) => l.firstError !== undefined)?.firstError,
     seconds: Math.max(...loads.map((l) => l.seconds)),
     nodeCpuSeconds,
-    redisCpuSeconds,
+    redisCpuSeconds: redisAfter.cpu - redisBefore.cpu,
+    redisCalls: redisAfter.calls - redisBefore.calls,
   };
 }
 
@@ -92,8 +101,8 @@ export async function runClusterBench(): Promise<ClusterBenchResult> {
     const oneRedis = { REDIS_URL: redis.url };
     const onCluster = { REDIS_CLUSTER: cluster.seeds };
     const setups: RunningSetup[] = [
-      { setup: SETUPS[0], nodes: [await node(oneRedis), await node(oneRedis)], redisCpu: () => sumOf([redis!]) },
-      { setup: SETUPS[1], nodes: [await node(onCluster), await node(onCluster)], redisCpu: () => sumOf(cluster!.nodes) },
+      { setup: SETUPS[0], nodes: [await node(oneRedis), await node(oneRedis)], redisWork: () => redisWork([redis!]) },
+      { setup: SETUPS[1], nodes: [await node(onCluster), await node(onCluster)], redisWork: () => redisWork(cluster!.nodes) },
     ];
     // Challenges verify on any node holding the secret: the same bodies go to both setups.
     const bodies = await verifyBodies(setups[0]!.nodes[0].url, 2 * WARM_UP_PER_NODE + TURNS * PER_TURN);

@@ -27,6 +27,8 @@ export interface Turn {
   nodeCpuSeconds: number;
   /** CPU time of the Redis processes of the setup (INFO cpu, user + system) through the turn. */
   redisCpuSeconds: number;
+  /** Commands those Redis processes ran through the turn (one per script call). */
+  redisCalls: number;
 }
 
 export interface ClusterBenchResult {
@@ -46,6 +48,7 @@ function figures(turns: Turn[]): Record<string, number> {
   const seconds = sum(turns.map((t) => t.seconds));
   const nodeCpu = sum(turns.map((t) => t.nodeCpuSeconds));
   const redisCpu = sum(turns.map((t) => t.redisCpuSeconds));
+  const redisCalls = sum(turns.map((t) => t.redisCalls));
   return {
     requests,
     seconds,
@@ -54,6 +57,7 @@ function figures(turns: Turn[]): Record<string, number> {
     verify_per_cpu_s: nodeCpu > 0 ? requests / nodeCpu : 0,
     node_cpu_us: requests > 0 ? (nodeCpu / requests) * 1e6 : 0,
     redis_cpu_us: requests > 0 ? (redisCpu / requests) * 1e6 : 0,
+    redis_calls_per_verify: requests > 0 ? redisCalls / requests : 0,
   };
 }
 
