@@ -38,17 +38,17 @@ interface RunningSetup {
 interface RedisWork {
   /** user + system CPU seconds. */
   cpu: number;
-  /** Commands run (each script call is one; the INFO that reads this is counted too). */
+  /** Script calls (EVALSHA and EVAL) received from clients; the commands the scripts run are not counted. */
   calls: number;
 }
 
-/** What some Redis processes have done so far, from their INFO cpu and stats. */
+/** What some Redis processes have done so far, from their INFO cpu and commandstats. */
 async function redisWork(servers: TestRedis[]): Promise<RedisWork> {
-  const infos = await Promise.all(servers.map(async (redis) => String(await redis.command('INFO', 'cpu', 'stats'))));
-  const field = (info: string, name: string) => Number(new RegExp(`^${name}:([0-9.]+)`, 'm').exec(info)?.[1] ?? NaN);
+  const infos = await Promise.all(servers.map(async (redis) => String(await redis.command('INFO', 'cpu', 'commandstats'))));
+  const sumOf = (pattern: RegExp) => infos.reduce((total, info) => total + Number(pattern.exec(info)?.[1] ?? 0), 0);
   return {
-    cpu: infos.reduce((total, info) => total + field(info, 'used_cpu_user') + field(info, 'used_cpu_sys'), 0),
-    calls: infos.reduce((total, info) => total + field(info, 'total_commands_processed'), 0),
+    cpu: sumOf(/^used_cpu_user:([0-9.]+)/m) + sumOf(/^used_cpu_sys:([0-9.]+)/m),
+    calls: sumOf(/^cmdstat_evalsha:calls=(\d+)/m) + sumOf(/^cmdstat_eval:calls=(\d+)/m),
   };
 }
 

@@ -27,7 +27,7 @@ export interface Turn {
   nodeCpuSeconds: number;
   /** CPU time of the Redis processes of the setup (INFO cpu, user + system) through the turn. */
   redisCpuSeconds: number;
-  /** Commands those Redis processes ran through the turn (one per script call). */
+  /** Script calls those Redis processes received through the turn (EVALSHA and EVAL). */
   redisCalls: number;
 }
 
@@ -57,7 +57,7 @@ function figures(turns: Turn[]): Record<string, number> {
     verify_per_cpu_s: nodeCpu > 0 ? requests / nodeCpu : 0,
     node_cpu_us: requests > 0 ? (nodeCpu / requests) * 1e6 : 0,
     redis_cpu_us: requests > 0 ? (redisCpu / requests) * 1e6 : 0,
-    redis_calls_per_verify: requests > 0 ? redisCalls / requests : 0,
+    script_calls_per_verify: requests > 0 ? redisCalls / requests : 0,
   };
 }
 

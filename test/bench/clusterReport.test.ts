@@ -27,7 +27,7 @@ describe('the cluster bench report', () => {
       'Cluster, 2 turns',
       'Cluster / one Redis, per CPU-second of the nodes',
     ]);
-    expect(r.section.rows[1]).toMatchObject({ requests: 1_000, verify_per_cpu_s: 1_000 / 0.6, node_cpu_us: 600, redis_calls_per_verify: 3.5 });
+    expect(r.section.rows[1]).toMatchObject({ requests: 1_000, verify_per_cpu_s: 1_000 / 0.6, node_cpu_us: 600, script_calls_per_verify: 3.5 });
     expect(r.section.rows[1]!.redis_cpu_us).toBeCloseTo(40, 9);
     // 2,000 answers over 1.2 s of the nodes' CPU, and over 1.4 s.
     expect(r.metrics.one_redis_verify_per_cpu_s).toBeCloseTo(2_000 / 1.2, 9);
