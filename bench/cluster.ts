@@ -19,6 +19,7 @@ import { verifyBodies } from './http/bodies.js';
 import { PIN, type Child, cpuSeconds, startServer } from './http/processes.js';
 import { runWrk } from './http/wrk.js';
 import { type ClusterBenchResult, SETUPS, type Setup, type Turn, clusterReport } from './cluster/report.js';
+import { type RedisWork, redisWork } from './cluster/redisWork.js';
 
 /** BENCH_QUICK=1 shrinks the run for a smoke test (its numbers are not comparable). */
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -33,23 +34,6 @@ interface RunningSetup {
   nodes: [Child, Child];
   /** What the setup's Redis processes have done so far. */
   redisWork(): Promise<RedisWork>;
-}
-
-interface RedisWork {
-  /** user + system CPU seconds. */
-  cpu: number;
-  /** Script calls (EVALSHA and EVAL) received from clients; the commands the scripts run are not counted. */
-  calls: number;
-}
-
-/** What some Redis processes have done so far, from their INFO cpu and commandstats. */
-async function redisWork(servers: TestRedis[]): Promise<RedisWork> {
-  const infos = await Promise.all(servers.map(async (redis) => String(await redis.command('INFO', 'cpu', 'commandstats'))));
-  const sumOf = (pattern: RegExp) => infos.reduce((total, info) => total + Number(pattern.exec(info)?.[1] ?? 0), 0);
-  return {
-    cpu: sumOf(/^used_cpu_user:([0-9.]+)/m) + sumOf(/^used_cpu_sys:([0-9.]+)/m),
-    calls: sumOf(/^cmdstat_evalsha:calls=(\d+)/m) + sumOf(/^cmdstat_eval:calls=(\d+)/m),
-  };
 }
 
 /** Sends each node its half of `bodies` at once (a wrk per node); CPU times taken around both. */
