@@ -44,6 +44,7 @@ const SECTIONS: Record<string, Runner> = {
   stages: optional('./verifyStages.js', 'runVerifyStagesBench'),
   keyboard: optional('./keyboardScoring.js', 'runKeyboardScoringBench'),
   dashboard: optional('./dashboardTurns.js', 'runDashboardBench'),
+  cluster: optional('./cluster.js', 'runClusterBench'),
 };
 
 function format(v: string | number | undefined): string {

@@ -1,7 +1,7 @@
 /**
- * A real Redis Cluster for tests: 3 primaries and 3 replicas (redis-server on random loopback
- * ports) joined by `redis-cli --cluster create --cluster-replicas 1`. Start it once per test file:
- * it takes a few seconds.
+ * A real Redis Cluster for tests and the bench: 3 primaries and by default 3 replicas (redis-server
+ * on random loopback ports) joined by `redis-cli --cluster create --cluster-replicas 1`. Start it
+ * once per test file: it takes a few seconds.
  *
  * cluster-node-timeout is 1000 ms (the default is 15 s): a primary that stops answering is marked
  * failed after about that long and its replica promoted about a second later, so a failover costs
@@ -25,6 +25,15 @@ const run = promisify(execFile);
 /** cluster-node-timeout of the test cluster, ms (see above). */
 export const CLUSTER_NODE_TIMEOUT_MS = 1_000;
 
+export interface ClusterOptions {
+  /** Replicas per primary: 1 (the default, for failovers) or 0 (3 processes, e.g. for the bench). */
+  replicasPerPrimary?: 0 | 1;
+  /** A command that runs each node, e.g. `taskset -c 1` to keep it off the cores a benchmark measures. */
+  launcher?: readonly string[];
+  /** requirepass and masterauth of every node (REDIS_PASSWORD); its config() carries it in the URL. */
+  password?: string;
+}
+
 export interface TestCluster {
   nodes: TestRedis[];
   /** `host:port,...` of every node, for REDIS_CLUSTER. */
@@ -44,11 +53,15 @@ export interface TestCluster {
 
 let prefixes = 0;
 
-export async function startRedisCluster(): Promise<TestCluster> {
+export async function startRedisCluster(opts: ClusterOptions = {}): Promise<TestCluster> {
+  const replicas = opts.replicasPerPrimary ?? 1;
+  const { password } = opts;
   const nodes = await Promise.all(
-    Array.from({ length: 6 }, async () => {
+    Array.from({ length: 3 * (1 + replicas) }, async () => {
       const bus = await freePort();
       return startRedis({
+        ...(opts.launcher === undefined ? {} : { launcher: opts.launcher }),
+        ...(password === undefined ? {} : { password }),
         args: () => ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(CLUSTER_NODE_TIMEOUT_MS), '--cluster-port', String(bus),
           '--cluster-require-full-coverage', 'no', '--repl-diskless-sync-delay', '0'],
       });
@@ -57,8 +70,9 @@ export async function startRedisCluster(): Promise<TestCluster> {
   const addresses = nodes.map((n) => `127.0.0.1:${n.port}`);
   const alive = new Set(nodes);
   const live = () => nodes.filter((n) => alive.has(n));
-  const cli = async (...args: string[]) => (await run('redis-cli', args, { timeout: 60_000 })).stdout;
-  await cli('--cluster', 'create', ...addresses, '--cluster-replicas', '1', '--cluster-yes');
+  const cliEnv = password === undefined ? process.env : { ...process.env, REDISCLI_AUTH: password };
+  const cli = async (...args: string[]) => (await run('redis-cli', args, { timeout: 60_000, env: cliEnv })).stdout;
+  await cli('--cluster', 'create', ...addresses, '--cluster-replicas', String(replicas), '--cluster-yes');
 
   const slotsSeenBy = async (node: TestRedis): Promise<string | undefined> => {
     const info = String(await node.command('CLUSTER', 'INFO').catch(() => ''));
@@ -75,14 +89,14 @@ export async function startRedisCluster(): Promise<TestCluster> {
   // Every replica holds its primary's data: only then can it be promoted.
   await until(async () => {
     const roles = await Promise.all(nodes.map((n) => n.command('INFO', 'replication').then(String)));
-    return roles.filter((r) => r.includes('role:slave') && r.includes('master_link_status:up')).length === 3;
+    return roles.filter((r) => r.includes('role:slave') && r.includes('master_link_status:up')).length === 3 * replicas;
   }, 20_000);
 
   return {
     nodes,
     seeds: addresses.join(','),
     config: (overrides = {}) => ({
-      url: 'redis://127.0.0.1',
+      url: password === undefined ? 'redis://127.0.0.1' : `redis://:${encodeURIComponent(password)}@127.0.0.1`,
       topology: { kind: 'cluster', nodes: nodes.map((n) => ({ host: '127.0.0.1', port: n.port })) },
       prefix: `c${process.pid}-${++prefixes}:`,
       commandTimeoutMs: 500,
@@ -91,7 +105,7 @@ export async function startRedisCluster(): Promise<TestCluster> {
     }),
     async primaryOf(key) {
       const [node] = live();
-      const c = new Redis({ port: node!.port, host: '127.0.0.1', maxRetriesPerRequest: 0, retryStrategy: () => null });
+      const c = new Redis({ port: node!.port, host: '127.0.0.1', maxRetriesPerRequest: 0, retryStrategy: () => null, ...(password === undefined ? {} : { password }) });
       c.on('error', () => {});
       try {
         const slot = Number(await c.call('CLUSTER', 'KEYSLOT', key));

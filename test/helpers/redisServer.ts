@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { RedisConfig } from '../../src/store/parseStoreConfig.js';
 import { freePort } from './freePort.js';
 
@@ -17,6 +17,8 @@ export interface RedisServerOptions {
   launcher?: readonly string[];
   /** More redis-server arguments, given its port (e.g. a Cluster node's or a replica's settings). */
   args?: (port: number) => readonly string[];
+  /** requirepass and masterauth: clients (and a replica of another server started so) need it. */
+  password?: string;
 }
 
 export interface TestRedis {
@@ -24,6 +26,8 @@ export interface TestRedis {
   url: string;
   /** Where its files live. */
   dir: string;
+  /** Its requirepass, if any. */
+  password?: string | undefined;
   /** A RedisConfig for this server with a key prefix of its own and a short command timeout. */
   config(overrides?: Partial<RedisConfig>): RedisConfig;
   /** Runs one command on a short-lived connection. */
@@ -52,8 +56,11 @@ export async function startRedis(opts: RedisServerOptions = {}): Promise<TestRed
     '--port', String(port), '--bind', '127.0.0.1', '--dir', dataDir, '--save', '',
     '--appendonly', opts.aof ? 'yes' : 'no', ...(opts.aof ? ['--appendfsync', opts.aof] : []),
     '--protected-mode', 'no', '--daemonize', 'no', '--logfile', '', '--loglevel', 'warning', '--enable-debug-command', 'yes',
+    ...(opts.password === undefined ? [] : ['--requirepass', opts.password, '--masterauth', opts.password]),
     ...(opts.args?.(port) ?? []),
   ];
+  /** A short-lived client of this server (with its password). */
+  const client = (more: RedisOptions = {}) => new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0, ...(opts.password === undefined ? {} : { password: opts.password }), ...more });
 
   async function launch(dataDir: string): Promise<void> {
     const [bin, ...rest] = [...(opts.launcher ?? []), 'redis-server', ...args(dataDir)] as [string, ...string[]];
@@ -69,7 +76,7 @@ export async function startRedis(opts: RedisServerOptions = {}): Promise<TestRed
         proc.kill('SIGKILL');
         throw new Error(`redis-server did not answer on port ${port}: ${out}`);
       }
-      const c = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      const c = client({ lazyConnect: true, retryStrategy: () => null });
       c.on('error', () => {});
       const pong = await c.connect().then(() => c.ping()).catch(() => undefined);
       c.disconnect();
@@ -98,15 +105,16 @@ export async function startRedis(opts: RedisServerOptions = {}): Promise<TestRed
       if (attempt >= 4) throw e;
     }
   }
-  const url = `redis://127.0.0.1:${port}`;
+  const url = opts.password === undefined ? `redis://127.0.0.1:${port}` : `redis://:${encodeURIComponent(opts.password)}@127.0.0.1:${port}`;
 
   return {
     port,
     url,
     dir,
+    password: opts.password,
     config: (overrides = {}) => ({ url, prefix: `t${process.pid}-${++prefixes}:`, commandTimeoutMs: 500, clockSkewMs: 0, ...overrides }),
     async command(...a) {
-      const c = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0, retryStrategy: () => null });
+      const c = client({ retryStrategy: () => null });
       c.on('error', () => {});
       try {
         return await c.call(String(a[0]), ...a.slice(1).map(String));
@@ -118,7 +126,7 @@ export async function startRedis(opts: RedisServerOptions = {}): Promise<TestRed
     start: () => launch(dir),
     startFrom: (snapshotDir) => launch(snapshotDir),
     async snapshot() {
-      const c = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0 });
+      const c = client();
       await c.save();
       c.disconnect();
       const copy = `${dir}-snapshot${snapshots.length}`;
