@@ -183,8 +183,9 @@ describe('scoring enforced at the calibrated threshold (the default)', () => {
 
   it('rejects arrow keys pressed by a script with independent random gaps (log-normal, uniform, Gaussian)', async () => {
     const kernel = await testKernel();
-    // About 1% of such solves score as people (core test and calibration): each family gets up to
-    // three seeds on its maze to show one the scorer refuses, which /verify then rejects.
+    // Table v3 lets 5-9% of such scripts through, and a quarter of those with random holds
+    // (npm run calibrate:keyboard): each family gets up to 20 seeds on its maze to show one the
+    // scorer refuses (three were once all let through), which /verify then rejects.
     for (const solve of [
       (ch: Challenge, seed: number) => keyboardSolve(ch, seed),
       (ch: Challenge, seed: number) => scriptAtKeys(kernel.generateMaze(mazeOf(ch)), 'uniform', 'random', seed),
@@ -192,7 +193,7 @@ describe('scoring enforced at the calibrated threshold (the default)', () => {
     ]) {
       const ch = await challenge(enforced);
       let events: RawEvent[] = [];
-      for (let seed = 1; seed <= 3 && events.length === 0; seed++) {
+      for (let seed = 1; seed <= 20 && events.length === 0; seed++) {
         const tried = await solve(ch, seed);
         if ((await offlineScore(ch, tried)) < threshold) events = tried;
       }
