@@ -81,7 +81,10 @@ describe("policy.scoring.table_file: a site's own scoring table", () => {
   });
 
   it('leaves the other sites on the default table', async () => {
-    const plain = await solve('plain');
+    // The lenient site's solves were remembered as people's (scored 0.8 by its table): a WindMouse
+    // trace near one of them scores 0 as a duplicate on any table, so another is drawn.
+    let plain = await solve('plain');
+    for (let tries = 0; tries < 5 && (plain.siteverify?.reasons as string[] | undefined)?.includes('duplicate_trace'); tries++) plain = await solve('plain');
     const kernel = await testKernel();
     const offline = await scoreSubmission(
       { kernel, fingerprints: new TraceFingerprints(new MemoryStore({ maxMarkers: 10, maxCounters: 10 })) },
