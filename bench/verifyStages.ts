@@ -59,7 +59,7 @@ const STAGE_NAMES = {
   remember: 'fingerprints (remember)',
   logging: 'logging (shadow score, level off)',
   token: 'token',
-  answer: 'answer (reply object, JSON text)',
+  answer: 'answer (the promises back to the route, reply object, JSON text)',
   metrics: 'metrics',
 } as const satisfies Record<HttpStage | VerifyStage, string>;
 
@@ -329,7 +329,7 @@ export function stageRows(runs: { label: string; result: StageResult }[]): Secti
     ...STAGES.map((name, i) => ({ name, ...col((r) => r.stagesUs[i]) })),
     { name: 'garbage collection (pauses within the stages)', ...col((r) => r.gcUs) },
     { name: 'sum of the stages', ...col((r) => r.sumUs) },
-    { name: "between the stages (promise hops, the route's objects): whole route - sum", ...col((r) => r.routeUs - r.sumUs) },
+    { name: "whole route unobserved - sum of the stages (the observer's own cost, noise)", ...col((r) => r.routeUs - r.sumUs) },
     { name: 'whole route in process (handler, promises), main thread', ...col((r) => r.routeUs) },
     { name: 'V8 helper threads (concurrent GC, compiler), in process', ...col((r) => r.helpersUs) },
     { name: 'sum / whole route', ...col((r) => r.sumUs / r.routeUs) },
