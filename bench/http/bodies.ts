@@ -42,8 +42,8 @@ export function siteverifyBodies(n: number, now: number, secret: string): string
 }
 
 /**
- * Valid /verify bodies, each for its own fresh challenge and signed by its own key (the worst
- * case for the server's imported-key cache), built by the test client the way the widget does,
+ * Valid /verify bodies, each for its own fresh challenge and signed by its own key (as every
+ * solve brings its own), built by the test client the way the widget does,
  * signing the deployed widget's text (`digest`) or interface.md's (`plain`). Returns once the time each trace spans has passed since its challenge was issued (the server
  * refuses a trace longer than that).
  */

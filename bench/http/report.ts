@@ -189,14 +189,14 @@ function stageMarkdown(stages: VerifyStages, m: Record<string, number>): string[
   const row = (name: string, a: number | undefined, b: number | undefined) => `| ${name} | ${cell(a)} | ${cell(b)} |`;
   return [
     '',
-    `/verify stage by stage (bench/verifyStages.ts: the core's stage functions in process, in a child pinned to the server's core with its heap flags, ${bench.requests} and ${long.requests} requests after a warm-up; wall time scaled by the main thread's CPU/wall, garbage collection pauses apart):`,
+    `/verify stage by stage (bench/verifyStages.ts: the route in process, its stages as verifySubmission reports them, in a child pinned to the server's core with its heap flags, ${bench.requests} and ${long.requests} requests after a warm-up; wall time scaled by the main thread's CPU/wall, garbage collection pauses apart):`,
     '',
     `| stage | ${stageLabel(bench)} | ${stageLabel(long)} |`,
     '|---|---:|---:|',
     ...STAGES.map((name, i) => row(name, bench.stagesUs[i], long.stagesUs[i])),
     row('garbage collection (pauses within the stages)', bench.gcUs, long.gcUs),
     row('**sum of the stages**', bench.sumUs, long.sumUs),
-    row('between the stages (promise hops, the route\'s objects): whole route - sum', bench.routeUs - bench.sumUs, long.routeUs - long.sumUs),
+    row('whole route unobserved - sum of the stages (the observer\'s own cost, noise)', bench.routeUs - bench.sumUs, long.routeUs - long.sumUs),
     row('whole route in process (handler and its promises), main thread', bench.routeUs, long.routeUs),
     row('V8 helper threads in process (concurrent GC, compiler)', bench.helpersUs, long.helpersUs),
     row('sum / whole route in process', bench.sumUs / bench.routeUs, long.sumUs / long.routeUs),

@@ -5,6 +5,7 @@ import type { Store } from '../../store/Store.js';
 import type { CredentialStore } from '../../store/credentials/CredentialStore.js';
 import type { SiteRegistry } from '../sites/SiteRegistry.js';
 import type { SignatureVerifier } from '../verify/SignatureVerifier.js';
+import type { VerifyStageObserver } from '../verify/VerifyStageObserver.js';
 import type { TraceFingerprints } from '../scoring/TraceFingerprints.js';
 import type { TraceSampler } from '../traffic/TraceSampler.js';
 import type { TrafficCounters } from '../traffic/TrafficCounters.js';
@@ -45,4 +46,6 @@ export interface CoreContext {
   traces?: TraceSampler | undefined;
   /** Clock in epoch milliseconds; injectable for tests. */
   now: () => number;
+  /** Told as each stage of a /verify ends; absent when serving (the bench's stage account sets it). */
+  verifyStages?: VerifyStageObserver | undefined;
 }

@@ -42,7 +42,7 @@ export class TraceFingerprints {
   async has(shape: ArrayLike<number>): Promise<boolean> {
     if (!usable(shape)) return false;
     const lists = await this.#store.lists(this.#keys(shape, true));
-    return lists.some((list) => list.some((bytes) => this.#near(decodeShape(bytes), shape)));
+    return lists.some((list) => list.some((bytes) => this.#near(bytes, shape)));
   }
 
   async remember(shape: ArrayLike<number>): Promise<void> {
@@ -65,10 +65,17 @@ export class TraceFingerprints {
     return keys;
   }
 
-  #near(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  /**
+   * Whether a remembered shape (encodeShape's bytes) is near `b`. Read in place, sample by sample,
+   * up to the first that differs (most do within the first few): no decoded copy per candidate.
+   * Bytes of another length are never near.
+   */
+  #near(bytes: Uint8Array, b: ArrayLike<number>): boolean {
+    if (bytes.byteLength !== 4 * SHAPE_SIZE) return false;
+    const a = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     for (let i = 0; i < SHAPE_SIZE; i++) {
       const tolerance = i < SHAPE_POINTS ? this.#timingTolerance : this.#progressTolerance;
-      if (!(Math.abs(a[i]! - b[i]!) <= tolerance)) return false;
+      if (!(Math.abs(a.getFloat32(4 * i, true) - b[i]!) <= tolerance)) return false;
     }
     return true;
   }
@@ -85,12 +92,4 @@ function encodeShape(shape: ArrayLike<number>): Uint8Array {
   const view = new DataView(bytes.buffer);
   for (let i = 0; i < SHAPE_SIZE; i++) view.setFloat32(4 * i, shape[i]!, true);
   return bytes;
-}
-
-function decodeShape(bytes: Uint8Array): Float64Array {
-  const shape = new Float64Array(SHAPE_SIZE).fill(NaN);
-  if (bytes.byteLength !== 4 * SHAPE_SIZE) return shape; // never near anything
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let i = 0; i < SHAPE_SIZE; i++) shape[i] = view.getFloat32(4 * i, true);
-  return shape;
 }

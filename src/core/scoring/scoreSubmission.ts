@@ -4,6 +4,7 @@ import { dispatchedEvents } from './dispatchedEvents.js';
 import type { FeatureSource } from './FeatureSource.js';
 import { defaultTable, type InputType, type ScoringTable } from './ScoringTable.js';
 import type { TraceFingerprints } from './TraceFingerprints.js';
+import type { VerifyStageObserver } from '../verify/VerifyStageObserver.js';
 import { inferInputType } from './inferInputType.js';
 import { measureKeyboard } from './keyboard/measureKeyboard.js';
 import { readKeystrokes } from './keyboard/readKeystrokes.js';
@@ -15,6 +16,8 @@ export interface ScoreDeps {
   kernel: FeatureSource;
   table?: ScoringTable;
   fingerprints: TraceFingerprints;
+  /** Told as the features, the duplicate lookup, the score and the remembering end (/verify's stage account). */
+  stages?: VerifyStageObserver | undefined;
 }
 
 export interface ScoreInput {
@@ -57,12 +60,16 @@ export async function scoreSubmission(deps: ScoreDeps, input: ScoreInput): Promi
   const { values, shape } = deps.kernel.features(input.maze, packed, input.cellSize);
   const maze = inputType === 'keyboard' ? deps.kernel.generateMaze(input.maze) : undefined;
   const keyboard = maze !== undefined ? measureKeyboard(maze, readKeystrokes(maze, events)) : undefined;
+  deps.stages?.('features');
   const duplicate = await deps.fingerprints.has(shape);
+  deps.stages?.('duplicateLookup');
   const model = table.types[inputType];
   const terms = termContributions(model, { kernel: values, keyboard });
   const probe = probeLogit(table, input.probeReactionsMs ?? []);
   const score = duplicate ? 0 : sigmoid(terms.reduce((sum, c) => sum + c, model.bias + probe));
-  if (!duplicate && score >= threshold) await deps.fingerprints.remember(shape);
   const reasons = score < threshold ? explainScore(model, { terms, probe, duplicate }) : [];
+  deps.stages?.('scoring');
+  if (!duplicate && score >= threshold) await deps.fingerprints.remember(shape);
+  deps.stages?.('remember');
   return { score, inputType, duplicate, reasons, features: values };
 }

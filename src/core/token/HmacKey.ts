@@ -1,16 +1,11 @@
-import * as crypto from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { sha256 } from '../sha256.js';
 
 /** Part of a message: strings count as their UTF-8 bytes (as createHmac's update does). */
 export type MacPart = string | Uint8Array;
 
 const BLOCK = 64;
 const DIGEST = 32;
-
-/** One-shot SHA-256 (crypto.hash, Node >= 20.12; a Hash object before that). */
-const sha256: (data: Uint8Array, encoding: 'hex' | 'base64url') => string =
-  typeof crypto.hash === 'function'
-    ? (data, encoding) => crypto.hash('sha256', data, encoding)
-    : (data, encoding) => crypto.createHash('sha256').update(data).digest(encoding);
 
 /** (K xor ipad) || message, shared by every key: MACs are computed one at a time. */
 let scratch = Buffer.alloc(BLOCK + 1024);
@@ -40,7 +35,7 @@ export class HmacKey {
 
   constructor(key: string | Uint8Array) {
     let k: Uint8Array = typeof key === 'string' ? Buffer.from(key) : key;
-    if (k.length > BLOCK) k = crypto.createHash('sha256').update(k).digest();
+    if (k.length > BLOCK) k = createHash('sha256').update(k).digest();
     for (let i = 0; i < k.length; i++) {
       this.#ipad[i]! ^= k[i]!;
       this.#outer[i]! ^= k[i]!;

@@ -2,10 +2,12 @@ import { type KeyObject, createPublicKey, verify } from 'node:crypto';
 
 const COORDINATE = 32;
 
-// Imported keys by their public_key text, least recently used first: importing costs about as
-// much as a verify, and a key is imported once however many texts it is checked over.
-const keys = new Map<string, KeyObject>();
-const MAX_KEYS = 1024; // about 1.4 KiB of native memory each
+// The last key imported, by its public_key text: a key is imported once however many texts of
+// one /verify it is checked over (importing costs about as much as a verify). One, not a cache of
+// many: each solve brings a key of its own, so a kept key is almost never asked for again, and a
+// cache of many keeps every key (and about 1.4 KiB of native memory) alive long enough to be
+// promoted to the old generation, where only a full collection frees it.
+let last: { encoded: string; key: KeyObject } | undefined;
 
 /** A coordinate of fewer than 32 bytes, left-padded with zeros, as base64url. */
 const padded = (c: Buffer) => (c.length === COORDINATE ? c : Buffer.concat([Buffer.alloc(COORDINATE - c.length), c])).toString('base64url');
@@ -17,23 +19,19 @@ const padded = (c: Buffer) => (c.length === COORDINATE ? c : Buffer.concat([Buff
  * normalisation and CryptoKey wrapping cost more than the point check).
  */
 function importKey(encoded: string): KeyObject | undefined {
-  let key = keys.get(encoded);
-  if (key !== undefined) {
-    keys.delete(encoded);
-  } else {
-    try {
-      const jwk = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8')) as { kty?: unknown; crv?: unknown; x?: unknown; y?: unknown } | null;
-      if (jwk === null || jwk.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.x !== 'string' || typeof jwk.y !== 'string') return undefined;
-      const x = Buffer.from(jwk.x, 'base64url');
-      const y = Buffer.from(jwk.y, 'base64url');
-      if (x.length > COORDINATE || y.length > COORDINATE) return undefined;
-      key = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: padded(x), y: padded(y) }, format: 'jwk' });
-    } catch {
-      return undefined;
-    }
-    if (keys.size >= MAX_KEYS) keys.delete(keys.keys().next().value!);
+  if (last?.encoded === encoded) return last.key;
+  let key: KeyObject;
+  try {
+    const jwk = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8')) as { kty?: unknown; crv?: unknown; x?: unknown; y?: unknown } | null;
+    if (jwk === null || jwk.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.x !== 'string' || typeof jwk.y !== 'string') return undefined;
+    const x = Buffer.from(jwk.x, 'base64url');
+    const y = Buffer.from(jwk.y, 'base64url');
+    if (x.length > COORDINATE || y.length > COORDINATE) return undefined;
+    key = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: padded(x), y: padded(y) }, format: 'jwk' });
+  } catch {
+    return undefined;
   }
-  keys.set(encoded, key);
+  last = { encoded, key };
   return key;
 }
 

@@ -53,7 +53,7 @@ export async function checkScore(ctx: CoreContext, input: ScoreCheckInput): Prom
   const unscored: ScoreCheck = { ok: true, score: UNSCORED, reasons: [] };
   if (pointerMode === 'off' && keyboardMode === 'off') return unscored;
   const r = await scoreSubmission(
-    { kernel: ctx.kernel, table: input.scoring.siteTable ?? scoringTables[input.scoring.table], fingerprints: ctx.fingerprints },
+    { kernel: ctx.kernel, table: input.scoring.siteTable ?? scoringTables[input.scoring.table], fingerprints: ctx.fingerprints, stages: ctx.verifyStages },
     {
       maze: input.maze,
       cellSize: input.cellSize,
@@ -71,6 +71,7 @@ export async function checkScore(ctx: CoreContext, input: ScoreCheckInput): Prom
       { site_key: input.siteKey, score: r.score, input_type: r.inputType, duplicate: r.duplicate, below_threshold: r.score < threshold, reasons: r.reasons },
       'shadow score',
     );
+    ctx.verifyStages?.('logging');
     return { ok: true, score: r.score, reasons: r.reasons, scored };
   }
   if (r.duplicate) return { ok: false, failure: failure('duplicate_trace'), scored };

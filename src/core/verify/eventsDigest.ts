@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { RawEvent } from '../../kernel/types.js';
+import { sha256 } from '../sha256.js';
 
 /**
  * kernel.md section 6: lowercase hex SHA-256 of the JSON text of the events as
@@ -13,5 +13,5 @@ export function eventsDigest(events: readonly RawEvent[]): string {
     const e = events[i]!;
     rows[i] = [e.t, e.x, e.y, e.type, e.pointer_type ?? null, e.coalesced_count ?? null];
   }
-  return createHash('sha256').update(JSON.stringify(rows)).digest('hex');
+  return sha256(JSON.stringify(rows), 'hex');
 }

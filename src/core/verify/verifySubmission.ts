@@ -79,6 +79,7 @@ export async function verifySubmission(ctx: CoreContext, input: VerifyInput, cli
     return admitted;
   }
   const { site } = admitted;
+  ctx.verifyStages?.('site');
   if (site.test === 'pass') return { ok: true, token: DUMMY_TOKEN, score: 1, test: true };
   if (site.test === 'fail') return { ok: false, failure: failure('behavioral_rejected'), test: true };
   const seen: VerifySeen = {};
@@ -110,20 +111,24 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
   const passkeys = sitePasskeys(ctx.passkeys, site);
   const malformed = checkWebAuthnShape(passkeys, input.stable_id, input.webauthn);
   if (malformed !== undefined) return { ok: false, failure: malformed };
+  ctx.verifyStages?.('authentication');
 
   // Spent for as long as any solve of it would be accepted, a keyboard one included.
   const consumed = await ctx.store.consume(`challenge:${challenge.id}`, { issuedAt: challenge.createdAt, expiresAt: challenge.spentUntil });
   if (consumed !== 'fresh' && consumed !== 'full') return fail('challenge_not_found', 'challenge already used');
   if (consumed === 'full') return fail('store_unavailable');
+  ctx.verifyStages?.('consume');
 
   const derived = derivedFromMac(challenge.mac, policy.probeProbability);
   seen.inputType = inputType;
   const powNeeds = { powDifficulty: challenge.powDifficulty, powKeyboardExtraBits: config.powKeyboardExtraBits };
   const pow = checkPow(kernel, derived.powChallenge, input.pow_proof, powNeeds, inputType);
   if (pow !== undefined) return { ok: false, failure: pow };
+  ctx.verifyStages?.('pow');
 
   const late = checkTraceTime(input.events, challenge.createdAt, now);
   if (late !== undefined) return fail('trace_time_mismatch', late);
+  ctx.verifyStages?.('timeBound');
 
   const maze = challengeMaze(policy.maze, derived.seed);
   const packed = kernel.packEvents(input.events);
@@ -131,18 +136,23 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
   seen.maze = maze;
   seen.cellSize = cellSize;
   if (!replay.valid) return fail('invalid_path');
+  ctx.verifyStages?.('replay');
 
   const probeReactionsMs = derived.hasProbe
     ? checkCompletionTokens(ctx.ring, challenge.id, input.session_id, [PROBE_ID], input.probe_completion_tokens, ctx.now())
     : [];
   if (probeReactionsMs === undefined) return fail('probe_failed');
+  ctx.verifyStages?.('probe');
 
   const prefix = `${challenge.id}:${input.site_key}:${challenge.expiresAt}`;
   const texts = (function* () {
-    yield `${prefix}:${eventsDigest(input.events)}`;
+    const digest = eventsDigest(input.events);
+    ctx.verifyStages?.('digest');
+    yield `${prefix}:${digest}`;
     yield prefix;
   })();
   if (!(await checkSignature(ctx.signatures, input.public_key, input.signature, texts))) return fail('invalid_signature');
+  ctx.verifyStages?.('signature');
 
   const webauthn = await checkWebAuthn({
     passkeys,
@@ -152,6 +162,7 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
     assertion: input.webauthn,
   });
   if (webauthn !== undefined) return { ok: false, failure: webauthn };
+  ctx.verifyStages?.('passkey');
 
   const scored = await checkScore(ctx, { siteKey: input.site_key, scoring: policy.scoring, maze, cellSize, events: input.events, packed, probeReactionsMs });
   seen.scored = scored.scored;
@@ -169,5 +180,6 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
     ip: client.address,
     now: ctx.now(),
   });
+  ctx.verifyStages?.('token');
   return { ok: true, token, score };
 }

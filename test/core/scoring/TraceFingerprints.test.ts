@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SHAPE_POINTS } from '../../../src/kernel/features.js';
 import { TraceFingerprints } from '../../../src/core/scoring/TraceFingerprints.js';
 import { MemoryStore } from '../../../src/store/MemoryStore.js';
+import type { Store } from '../../../src/store/Store.js';
 
 const newStore = () => new MemoryStore({ maxMarkers: 10, maxCounters: 10 });
 
@@ -39,6 +40,28 @@ describe('TraceFingerprints', async () => {
     const copy = Float64Array.from(original);
     copy[3] = 0.1275;
     expect(await fp.has(copy)).toBe(true);
+  });
+
+  it('reads remembered bytes where the store puts them (a view inside a larger buffer), and never matches bytes of another length', async () => {
+    const original = shape(1.3, 0.8);
+    // A store that hands back what was appended as views at an odd offset of a larger buffer (as
+    // a pooled Buffer from a network client is), beside a truncated and a padded copy.
+    let kept: Uint8Array[] = [];
+    const store = {
+      async append(_key: string, item: Uint8Array) {
+        const wide = new Uint8Array(item.length + 9);
+        wide.set(item, 3);
+        kept = [wide.subarray(3, 3 + item.length - 4), wide.subarray(0, item.length + 9), wide.subarray(3, 3 + item.length)];
+      },
+      async lists(keys: readonly string[]) {
+        return keys.map(() => kept);
+      },
+    } as unknown as Store;
+    const fp = new TraceFingerprints(store);
+    await fp.remember(original);
+    expect(await fp.has(original)).toBe(true);
+    kept = kept.slice(0, 2);
+    expect(await fp.has(original)).toBe(false);
   });
 
   it('ignores empty shapes and stays bounded', async () => {

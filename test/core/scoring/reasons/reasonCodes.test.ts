@@ -56,6 +56,30 @@ describe('explainScore', () => {
     expect(explainScore(model, { terms, probe: -4, duplicate: true })).toEqual(['duplicate_trace', 'probe_reaction_too_fast', 'speed_too_constant']);
     expect(explainScore(model, { terms, probe: -4, duplicate: false })).toHaveLength(MAX_REASONS);
   });
+
+  it('names what a stable sort of the pulls names, ties and shared codes included', () => {
+    // Two terms share a code here, and parts repeat, so ties and repeats are both met.
+    const shared: InputTable = { bias: 0, terms: [...model.terms, { feature: 'interval_cv', transform: 'identity', center: 0, scale: 1, weight: 1 }] };
+    const bySort = (terms: Float64Array, probe: number, duplicate: boolean) => {
+      const pulls = shared.terms.map((term, i) => ({ code: REASON_OF_FEATURE[term.feature], by: terms[i]! }));
+      pulls.push({ code: 'probe_reaction_too_fast', by: probe });
+      const codes: string[] = duplicate ? ['duplicate_trace'] : [];
+      for (const { code } of pulls.filter((p) => p.by < 0).sort((a, b) => a.by - b.by)) {
+        if (codes.length === MAX_REASONS) break;
+        if (!codes.includes(code)) codes.push(code);
+      }
+      return codes;
+    };
+    let seed = 7;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed / 2 ** 31);
+    const values = [-2, -1, -1, -0.5, 0, 0.5, NaN];
+    for (let round = 0; round < 2_000; round++) {
+      const terms = Float64Array.from(shared.terms, () => values[Math.floor(next() * values.length)]!);
+      const probe = values[Math.floor(next() * values.length)]!;
+      const duplicate = next() < 0.2;
+      expect(explainScore(shared, { terms, probe, duplicate })).toEqual(bySort(terms, probe, duplicate));
+    }
+  });
 });
 
 describe('the token claim', () => {
