@@ -5,6 +5,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time on the 2-core machines the suite runs on (the default is one fewer than
+    // the cores): most files wait on real servers, browsers and clocks, not on the CPU.
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'memory', include: ['test/**/*.test.ts'] } },
       // The HTTP protocol suite again, every test server on a RedisStore (test/helpers/server.ts).
