@@ -237,15 +237,16 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
     const withAddress = route.bucket !== undefined;
     const run = withAddress && config.rateLimitPerMinute > 0 ? rateLimited : (r: PostRoute, body: unknown, info: RequestInfo) => r.handle(ctx, body as never, info);
     const tooLarge = { ...route.fail(failure('payload_too_large', `body: larger than ${config.maxBodyBytes} bytes`)), close: true };
-    // /verify's refusals before core (body, JSON, schema, rate limit, a thrown failure) go to the
-    // dashboard's outcomes with core's own, filed under the body's site when it names a listed one.
-    const refusedEarly =
-      route.path === '/verify' && traffic !== undefined
-        ? (reply: Reply, body?: unknown) => {
-            if (reply.code !== undefined) traffic.verified(siteLabel(sites, (body as { site_key?: unknown } | undefined)?.site_key), reply.code, {});
-            return reply;
-          }
-        : (reply: Reply) => reply;
+    // /verify's refusals before core (body, JSON, schema, a thrown failure) go to the dashboard's
+    // outcomes with core's own, filed under the body's site when it names a listed one (a rate-limit
+    // refusal is counted in its own panel, by rateLimited). Other routes, and no dashboard: as is.
+    const countsEarly = route.path === '/verify' && traffic !== undefined;
+    const refusedEarly = countsEarly
+      ? (reply: Reply, body?: unknown) => {
+          if (reply.code !== undefined) traffic.verified(siteLabel(sites, (body as { site_key?: unknown } | undefined)?.site_key), reply.code, {});
+          return reply;
+        }
+      : (reply: Reply) => reply;
     return (res: HttpResponse, req: HttpRequest) => {
       const info: RequestInfo = {
         origin: req.getHeader('origin'),
@@ -263,7 +264,8 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
         if (!shape.check.Check(parsed.value)) {
           return finish(refusedEarly(shape.fail(failure('invalid_request', schemaError(shape.check, parsed.value))), parsed.value));
         }
-        const fail = (f: Failure) => refusedEarly(shape.fail(f), parsed.value);
+        // No closure per request unless there is something to count.
+        const fail = countsEarly ? (f: Failure) => refusedEarly(shape.fail(f), parsed.value) : shape.fail;
         settleWith(finish, run(shape, parsed.value, info), route.path, fail);
       });
     };

@@ -4,8 +4,8 @@ import { fitZ, momentsOf } from './helpers/explainedShare.js';
 import type { Keystroke } from './readKeystrokes.js';
 
 const ARROWS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight']);
-/** Fewest samples a fit is measured on beyond its covariates. */
-const MIN_SAMPLES = 2;
+/** Fewest samples a side of a contrast, or a variation, is measured on; a fit, beyond its covariates. */
+export const MIN_SAMPLES = 2;
 
 /**
  * What the gaps between consecutive arrow presses (auto-repeats, and the key that started the

@@ -1,6 +1,6 @@
 import type { Maze } from '../../../kernel/types.js';
 import type { Keystroke } from './readKeystrokes.js';
-import { gapPlacement, gapStructure, ranks } from './gapPlacement.js';
+import { MIN_SAMPLES, gapPlacement, gapStructure, ranks } from './gapPlacement.js';
 import { correlation, dispersion, groupShare, median, rankContrast } from './helpers/sampleStats.js';
 
 /**
@@ -44,8 +44,6 @@ export const KEYBOARD_FEATURE_NAMES = [
 
 export type KeyboardFeatureName = (typeof KEYBOARD_FEATURE_NAMES)[number];
 
-/** Fewest samples a side of a contrast, or a variation, is measured on. */
-const MIN_SAMPLES = 2;
 /** A hold longer than this is a key kept down through auto-repeat, not a tap (ms). */
 const TAP_HOLD_MS = 1000;
 
