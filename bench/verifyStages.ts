@@ -229,10 +229,18 @@ export async function routeRunner(opts: { store: Store }): Promise<{ run(body: A
   return { run: (body) => request(ctx, body, route, metrics), close };
 }
 
-/** Sums the GC pauses starting within [from, to) ms. */
+/**
+ * The GC pause time within [from, to) ms: each pause counts for the part of it inside the window, so
+ * a stage is never charged more pause than its own length (a pause spanning a whole stage leaves it
+ * at exactly zero, not at a rounding error below it).
+ */
 function gcWithin(gc: GcLog, from: number, to: number): number {
   let ms = 0;
-  for (let i = 0; i < gc.starts.length; i++) if (gc.starts[i]! >= from && gc.starts[i]! < to) ms += gc.durations[i]!;
+  for (let i = 0; i < gc.starts.length; i++) {
+    const start = Math.max(gc.starts[i]!, from);
+    const end = Math.min(gc.starts[i]! + gc.durations[i]!, to);
+    if (end > start) ms += end - start;
+  }
   return ms;
 }
 
