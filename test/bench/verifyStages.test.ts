@@ -8,7 +8,9 @@ describe('the /verify stage account', () => {
   // The core's stages come from verifySubmission's own observer: the run throws when one of them
   // ends out of order or never ends, or when a request is refused (its answer is not a 200).
   it('observes every stage of valid submissions, in order, and sums them', async () => {
-    const r = await measureVerifyStages({ requests: 12, warmUp: 10 });
+    // Enough requests that the loop spans many of /proc's 10 ms CPU ticks: with a dozen it could
+    // span none, and every figure read 0.
+    const r = await measureVerifyStages({ requests: 150, warmUp: 10 });
     expect(r.events).toBeGreaterThan(10);
     expect(STAGES).toHaveLength(21);
     expect(STAGES.slice(3, 5)).toEqual(['site and origin', 'id authentication (and passkey shape)']);

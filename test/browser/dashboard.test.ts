@@ -88,9 +88,10 @@ describe.skipIf(!findChromium())('the dashboard in Chromium', { timeout: 90_000 
     }
     // The counts reached the page: the legend of /verify outcomes names what happened.
     await expect.poll(() => page.locator('#panel-verify .u-legend').innerText(), { timeout: 15_000 }).toContain('invalid_signature');
-    expect(await page.locator('#panel-siteverify .u-legend').innerText()).toContain('ok');
+    // Each panel is drawn from its own answer: a refresh may land between two of them.
+    await expect.poll(() => page.locator('#panel-siteverify .u-legend').innerText(), { timeout: 15_000 }).toContain('ok');
     // The drift panel compared the one accepted trace with the table's calibration people.
-    expect(await page.locator('#panel-drift .u-legend').innerText()).toContain('W1 (1 accepted traces, table v3)');
+    await expect.poll(() => page.locator('#panel-drift .u-legend').innerText(), { timeout: 15_000 }).toContain('W1 (1 accepted traces, table v3)');
 
     // Live: the page asks again by itself.
     const drawn = Number(await page.getAttribute('body', 'data-drawn'));

@@ -112,6 +112,9 @@ export async function loadPair(a: AriadneNode, b: AriadneNode, opts: { endAt: nu
         const sessionId = randomUUID();
         const body = buildSubmission(kernel, ch, { sessionId });
         await traceTimePassed(ch, body);
+        // A token is minted while its /verify runs: one sent before the fault ended may carry a
+        // time before it, however late its answer came back.
+        const mintedFrom = Date.now();
         const v = await timed(postJson(verifier.at('/verify'), body));
         if (isStoreUnavailable(v)) {
           report.unavailableAt.push(Date.now());
@@ -126,7 +129,6 @@ export async function loadPair(a: AriadneNode, b: AriadneNode, opts: { endAt: nu
           continue;
         }
         report.verified++;
-        const mintedAt = Date.now();
         let successes = 0;
         let refused = 0;
         for (const node of [issuer, verifier]) {
@@ -139,7 +141,7 @@ export async function loadPair(a: AriadneNode, b: AriadneNode, opts: { endAt: nu
         if (successes > 1) report.doubleRedemptions++;
         if (successes > 0) report.redeemed++;
         else if (refused > 0) {
-          if (mayBeRefused(mintedAt)) report.refusedInFlight++;
+          if (mayBeRefused(mintedFrom)) report.refusedInFlight++;
           else report.wrong.push('siteverify: a token minted after the fault refused as used, never redeemed');
         }
       } catch (e) {

@@ -1,6 +1,6 @@
-import type { InputTable, ScoringTerm } from '../../../src/core/scoring/ScoringTable.js';
+import type { InputTable, ScoringGate, ScoringTerm } from '../../../src/core/scoring/ScoringTable.js';
 import { KEYBOARD_FEATURE_NAMES, type KeyboardFeatureName } from '../../../src/core/scoring/keyboard/measureKeyboard.js';
-import { termContributions } from '../../../src/core/scoring/scoreFeatures.js';
+import { termContributions, trippedGate } from '../../../src/core/scoring/scoreFeatures.js';
 
 /**
  * Keyboard features the model weighs, with the transform each is centred and scaled in and
@@ -22,6 +22,25 @@ export const KEYBOARD_MODEL: readonly [KeyboardFeatureName, ScoringTerm['transfo
   ['keyboard_gap_structure', 'identity'],
 ];
 
+/**
+ * What refuses a keyboard solve alone (ScoringGate), whatever the bias: no keyups (a script
+ * dispatching keydowns only) and gaps of one length (a fixed rhythm). Set well below every modelled
+ * person (over 2,000 solves of each model, default and varied mazes: keyups at least 0.857 of
+ * presses, a gap spread of at least 0.030 for 999 in 1,000 and 0.001 once), so they stay machine
+ * signatures however far the bias moves towards people.
+ */
+export const KEYBOARD_GATES: readonly ScoringGate<KeyboardFeatureName>[] = [
+  { feature: 'keyboard_keyup_fraction', below: 0.75 },
+  { feature: 'keyboard_gap_spread', below: 0.015 },
+];
+
+/**
+ * The share of every people model the shipped keyboard bias accepts on calibration solves. People
+ * first: timing cannot tell a breath-paced or scan-paced person from a script drawing the same gaps
+ * blind to the maze (bench/calibrate/README.md, "What where the gaps fall can tell"), so the bias is
+ * placed for people, and chosen so that a people model left out of fitting still reaches 97%.
+ */
+export const PEOPLE_FIRST_SHARE = 0.999;
 
 /** Smallest scale of a term: a feature nearly constant among people must not turn a small difference into -4. */
 const MIN_SCALE = 0.2;
@@ -45,12 +64,15 @@ function median(xs: number[]): number {
 }
 
 /**
- * Logistic model of the keyboard features by Newton's method (iteratively reweighted least
+ * Logistic model of the keyboard features, behind KEYBOARD_GATES, by Newton's method (iteratively reweighted least
  * squares) with an L2 penalty: each feature centred on the modelled people's median, scaled by
  * their interquartile range (at least MIN_SCALE), clipped to +-4; an unmeasurable feature
  * counts MISSING_PULL scales towards scripts.
  */
-export function fitKeyboardModel(data: readonly KeyboardLabelled[], lambda = 0.01, rounds = 30): InputTable {
+export function fitKeyboardModel(all: readonly KeyboardLabelled[], lambda = 0.01, rounds = 30): InputTable {
+  // The terms weigh what gets past the gates: a solve they refuse says nothing about the rest.
+  const gatesOnly: InputTable = { bias: 0, terms: [], gates: [...KEYBOARD_GATES] };
+  const data = all.filter((d) => trippedGate(gatesOnly, { kernel: new Float64Array(0), keyboard: d.values }) === undefined);
   const terms = KEYBOARD_MODEL.map(([feature, transform, fold]) => {
     const xs = data.filter((d) => d.human).map((d) => transformed(transform, d.values[slot(feature)]!)).filter(Number.isFinite);
     const s = [...xs].sort((a, b) => a - b);
@@ -93,6 +115,7 @@ export function fitKeyboardModel(data: readonly KeyboardLabelled[], lambda = 0.0
   const round = (x: number) => Number(x.toPrecision(5));
   return {
     bias: round(beta[0]!),
+    gates: [...KEYBOARD_GATES],
     terms: terms.map((t, i) => ({
       feature: t.feature,
       transform: t.transform,
@@ -130,4 +153,29 @@ function solve(a: number[][], b: number[]): number[] {
     x[r] = s / m[r]![r]!;
   }
   return x;
+}
+
+/** The logit of `values` under `model`, -Infinity below one of its gates. */
+export function keyboardLogit(model: InputTable, values: Float64Array): number {
+  const measured = { kernel: new Float64Array(0), keyboard: values };
+  if (trippedGate(model, measured) !== undefined) return -Infinity;
+  return termContributions(model, measured).reduce((a, b) => a + b, model.bias);
+}
+
+/**
+ * `model` with its bias placed so that the worst of `people` (each model's calibration solves)
+ * has exactly `share` of its solves at or above `cutLogit` (the threshold's logit): raised where
+ * the fit refuses more, lowered where it refuses fewer. A solve below a gate counts as refused
+ * whatever the bias.
+ */
+export function placeBiasForPeople(model: InputTable, people: readonly (readonly Float64Array[])[], share: number, cutLogit: number): InputTable {
+  let shift = -Infinity;
+  for (const solves of people) {
+    const logits = solves.map((v) => keyboardLogit(model, v)).sort((a, b) => b - a);
+    const needed = logits[Math.min(logits.length - 1, Math.ceil(share * logits.length) - 1)]!;
+    shift = Math.max(shift, cutLogit - needed);
+  }
+  if (!Number.isFinite(shift)) throw new Error('a people model has too many solves below a gate to place the bias');
+  // Rounded up, so the written bias never falls short of the share.
+  return { ...model, bias: Math.ceil((model.bias + shift) * 1e4) / 1e4 };
 }

@@ -12,14 +12,13 @@ import { measureKeyboard } from '../../../src/core/scoring/keyboard/measureKeybo
 import { gapPlacement, ranks } from '../../../src/core/scoring/keyboard/gapPlacement.js';
 import { readKeystrokes } from '../../../src/core/scoring/keyboard/readKeystrokes.js';
 import { scoreSubmission } from '../../../src/core/scoring/scoreSubmission.js';
-import { termContributions } from '../../../src/core/scoring/scoreFeatures.js';
 import { MemoryStore } from '../../../src/store/MemoryStore.js';
 import { CELL } from '../mazePath.js';
 import { openKernel } from '../samples.js';
 import { Rng } from '../random.js';
 import { type Rate, pct, wilson } from '../stats.js';
 import { HOLD_STYLES, INDEPENDENT_GAP_FAMILIES, KEYBOARD_BOT_FAMILIES, NEVER_FITTED, OWN_HOLDS } from './keyboardBots.js';
-import { type KeyboardLabelled, fitKeyboardModel } from './fitKeyboardModel.js';
+import { type KeyboardLabelled, PEOPLE_FIRST_SHARE, fitKeyboardModel, keyboardLogit, placeBiasForPeople } from './fitKeyboardModel.js';
 import { FULL_MODEL, type HumanAssumptions } from './humanKeyboard.js';
 import { KEYBOARD_PEOPLE } from './keyboardPeople.js';
 import { type KeyboardSample, type MazeSpread, isPerson, keyboardSamples } from './keyboardSamples.js';
@@ -64,11 +63,17 @@ const fitSet = (seed: number, spread: MazeSpread) => [
   ...FITTED_FAMILIES.map((f) => keyboardSamples(kernel, f, SIZES.fitBots, seed + 100 + KEYBOARD_BOT_FAMILIES.indexOf(f), spread)).flat(),
 ];
 const calibration = measured([...fitSet(1_000, 'varied'), ...fitSet(2_000, 'default')]);
-const fitWithout = (left: KeyboardSample['kind']) => withKeyboard(fitKeyboardModel(labelled(calibration.filter((d) => d.kind !== left))));
+const cut = Math.log(defaultTable.threshold / (1 - defaultTable.threshold));
+/** The keyboard model fitted on `data`, its bias placed for the people models in it at `share`. */
+function keyboardFit(data: readonly Measured[], share = PEOPLE_FIRST_SHARE): InputTable {
+  const people = KEYBOARD_PEOPLE.map((p) => data.filter((d) => d.kind === p).map((d) => d.values)).filter((xs) => xs.length > 0);
+  return placeBiasForPeople(fitKeyboardModel(labelled(data)), people, share, cut);
+}
+const fitWithout = (left: KeyboardSample['kind']) => withKeyboard(keyboardFit(calibration.filter((d) => d.kind !== left)));
 
 let table: ScoringTable = defaultTable;
 if (fit) {
-  table = withKeyboard(fitKeyboardModel(labelled(calibration)));
+  table = withKeyboard(keyboardFit(calibration));
   const file = JSON.parse(readFileSync(tableFile, 'utf8')) as ScoringTable;
   writeFileSync(tableFile, `${JSON.stringify({ ...file, types: { ...file.types, keyboard: table.types.keyboard } }, null, 2)}\n`);
   console.log(`keyboard model written to ${path.relative(repoRoot, tableFile)}`);
@@ -88,8 +93,6 @@ interface Outcome {
   endToEnd: boolean;
   /** Span of the events, s: what the challenge's life has to cover. */
   seconds: number;
-  /** The scorer's logit (alone), before the threshold. */
-  logit: number;
 }
 
 async function outcomes(t: ScoringTable, samples: readonly KeyboardSample[]): Promise<Outcome[]> {
@@ -102,8 +105,7 @@ async function outcomes(t: ScoringTable, samples: readonly KeyboardSample[]): Pr
     const replays = kernel.replay(sample.maze, packed, CELL, { kind: 'verify' }).valid;
     const served = replays ? await scoreSubmission({ kernel, table: t, fingerprints: shared }, input) : undefined;
     const seconds = (sample.events.at(-1)!.t - sample.events[0]!.t) / 1000;
-    const logit = Math.log(alone.score / (1 - alone.score));
-    out.push({ sample, replays, scorer: alone.score >= threshold, endToEnd: served !== undefined && served.score >= threshold, seconds, logit });
+    out.push({ sample, replays, scorer: alone.score >= threshold, endToEnd: served !== undefined && served.score >= threshold, seconds });
   }
   return out;
 }
@@ -115,8 +117,6 @@ const heldOutBots = (family: (typeof KEYBOARD_BOT_FAMILIES)[number], spread: Maz
 const label = (kind: KeyboardSample['kind']) =>
   isPerson(kind) ? `${kind} (MODEL)` : `${kind}${NEVER_FITTED.includes(kind) ? ' (never fitted)' : INDEPENDENT_GAP_FAMILIES.includes(kind) ? '' : ' (knows the maze)'}`;
 
-/** Held-out logits (varied mazes) by people model and family, for the trade-off below. */
-const logits = new Map<KeyboardSample['kind'], number[]>();
 const report: Record<string, unknown> = { threshold, sizes: SIZES, heldOut: {}, durations: {}, leaveOnePersonOut: {}, leaveOneFamilyOut: {} };
 const row = (name: string, n: number, cells: string[]) => console.log(`  ${name.padEnd(34)}${String(n).padStart(6)}  ${cells.map((c) => c.padEnd(26)).join('')}`);
 for (const spread of ['default', 'varied'] as const) {
@@ -129,7 +129,6 @@ for (const spread of ['default', 'varied'] as const) {
   const results: Record<string, unknown> = {};
   for (const [kind, samples] of groups) {
     const got = await outcomes(table, samples);
-    if (spread === 'varied') logits.set(kind, got.map((o) => o.logit));
     const r = { replay: rate(got, 'replays'), scorer: rate(got, 'scorer'), endToEnd: rate(got, 'endToEnd') };
     results[kind] = r;
     row(label(kind), samples.length, [pct(r.replay), pct(r.scorer), pct(r.endToEnd)]);
@@ -148,37 +147,28 @@ for (const spread of ['default', 'varied'] as const) {
   (report.heldOut as Record<string, unknown>)[spread] = results;
 }
 
-// The trade-off: the keyboard model's bias moved by `shift`, chosen where the worst people model
-// or the worst independent-gap family meets its target on calibration data, measured held out.
-const cut = Math.log(threshold / (1 - threshold));
-const calibrationLogits = new Map<KeyboardSample['kind'], number[]>();
-for (const d of calibration) {
-  const terms = termContributions(table.types.keyboard, { kernel: new Float64Array(0), keyboard: d.values });
-  calibrationLogits.set(d.kind, [...(calibrationLogits.get(d.kind) ?? []), terms.reduce((a, b) => a + b, table.types.keyboard.bias)]);
-}
-const share = (xs: readonly number[], shift: number) => xs.filter((x) => x + shift >= cut).length / xs.length;
-const worst = (by: Map<KeyboardSample['kind'], number[]>, kinds: readonly KeyboardSample['kind'][], shift: number, people: boolean) =>
-  kinds.reduce((w, k) => (people ? Math.min(w, share(by.get(k)!, shift)) : Math.max(w, share(by.get(k)!, shift))), people ? 1 : 0);
-const shiftFor = (ok: (shift: number) => boolean) => {
-  for (let shift = -6; shift <= 6; shift += 0.05) if (ok(shift)) return shift;
-  return NaN;
+// The trade-off: the bias placed for people at other shares of every people model on calibration
+// solves (the shipped table: PEOPLE_FIRST_SHARE), measured held out, and with each people model
+// left out of fitting and of placing the bias (what a person unlike every model meets).
+const heldOutValues = new Map<KeyboardSample['kind'], Float64Array[]>(
+  [...KEYBOARD_PEOPLE.map((p) => [p, heldOutPeople(p, 'varied')] as const), ...KEYBOARD_BOT_FAMILIES.map((f) => [f, heldOutBots(f, 'varied')] as const)].map(([k, samples]) => [k, measured(samples).map((m) => m.values)]),
+);
+const acceptedBy = (model: InputTable, kind: KeyboardSample['kind']): Rate => {
+  const xs = heldOutValues.get(kind)!;
+  return wilson(xs.filter((v) => keyboardLogit(model, v) >= cut).length, xs.length);
 };
-const fittedIndependent = INDEPENDENT_GAP_FAMILIES.filter((f) => !NEVER_FITTED.includes(f));
-const points: [string, number][] = [
-  ['the table (no shift)', 0],
-  ['every people model >= 97% (calibration)', shiftFor((d) => worst(calibrationLogits, KEYBOARD_PEOPLE, d, true) >= 0.97) ],
-  ['every independent-gap family <= 2% (calibration)', -shiftFor((d) => worst(calibrationLogits, fittedIndependent, -d, false) <= 0.02)],
-];
-console.log(`\nthe trade-off: the keyboard bias moved until a target is met on calibration solves; held out, varied mazes:`);
-row('', 0, ['bias shift', ...KEYBOARD_PEOPLE, 'worst independent-gap', 'decision-pause']);
+const SHARES = [0.97, 0.99, 0.995, 0.999];
+console.log(`\nthe trade-off: the bias placed so every people model reaches a share of its calibration solves; held out, varied mazes (people: fitted on all / that model left out):`);
+row('share of every people model', 0, [...KEYBOARD_PEOPLE, 'worst independent-gap', 'decision-pause']);
 report.tradeOff = {};
-for (const [name, shift] of points) {
-  const people = KEYBOARD_PEOPLE.map((p) => wilson(logits.get(p)!.filter((x) => x + shift >= cut).length, logits.get(p)!.length));
-  const families = INDEPENDENT_GAP_FAMILIES.map((f) => wilson(logits.get(f)!.filter((x) => x + shift >= cut).length, logits.get(f)!.length));
-  const w = families.reduce((a, b) => (b.rate > a.rate ? b : a));
-  const known = wilson(logits.get('decision-pause')!.filter((x) => x + shift >= cut).length, logits.get('decision-pause')!.length);
-  (report.tradeOff as Record<string, unknown>)[name] = { shift, people: Object.fromEntries(KEYBOARD_PEOPLE.map((p, i) => [p, people[i]])), worstIndependent: w, decisionPause: known };
-  console.log(`  ${name.padEnd(50)}${shift.toFixed(2).padStart(6)}  ${[...people, w, known].map((r) => pct(r).split(' ')[0]!.padEnd(16)).join('')}`);
+for (const share of SHARES) {
+  const all = keyboardFit(calibration, share);
+  const people = KEYBOARD_PEOPLE.map((p) => ({ fitted: acceptedBy(all, p), leftOut: acceptedBy(keyboardFit(calibration.filter((d) => d.kind !== p), share), p) }));
+  const families = Object.fromEntries(KEYBOARD_BOT_FAMILIES.map((f) => [f, acceptedBy(all, f)]));
+  const w = INDEPENDENT_GAP_FAMILIES.reduce((a, b) => (families[b]!.rate > families[a]!.rate ? b : a));
+  (report.tradeOff as Record<string, unknown>)[share] = { bias: all.bias, people: Object.fromEntries(KEYBOARD_PEOPLE.map((p, i) => [p, people[i]])), families };
+  const cells = [...people.map((r) => `${pct(r.fitted).split(' ')[0]} / ${pct(r.leftOut).split(' ')[0]}`), `${w} ${pct(families[w]!).split(' ')[0]}`, pct(families['decision-pause']!).split(' ')[0]!];
+  row(`${share}${share === PEOPLE_FIRST_SHARE ? ' (the table)' : ''}`, 0, cells);
 }
 
 // What where the gaps fall can tell alone, with no fitting: an exact permutation test

@@ -42,9 +42,23 @@ export interface ScoringTerm<F extends ScoredFeature = FeatureName> {
 /** Every feature a term may weigh. */
 export type ScoredFeature = FeatureName | KeyboardFeatureName;
 
+/**
+ * A machine's signature: a measured value below `below` refuses the solve alone, whatever the
+ * rest of the model reads (score 0, the feature's reason code first). Set where no modelled person
+ * falls (a keyboard solve with no keyups, gaps of one fixed length), so that moving the model's
+ * bias towards people never lets such a script through. A value the solve gives too little to
+ * measure trips no gate.
+ */
+export interface ScoringGate<F extends ScoredFeature = ScoredFeature> {
+  feature: F;
+  below: number;
+}
+
 export interface InputTable {
   bias: number;
   terms: ScoringTerm<ScoredFeature>[];
+  /** Checked before the terms, in order; the first tripped one names the reason. */
+  gates?: ScoringGate[];
   /**
    * The most the `bounded` terms together may lower the logit (a positive number; absent: no
    * bound). Kept below bias - logit(threshold), so a person at the human median on every other

@@ -58,6 +58,13 @@ function contribution(term: InputTable['terms'][number], measured: MeasuredFeatu
   return term.onlyLowers && part > 0 ? 0 : part;
 }
 
+/** The first of the model's gates the measured values fall below (ScoringGate), if any. */
+export function trippedGate(model: InputTable, measured: MeasuredFeatures): ScoredFeature | undefined {
+  if (model.gates === undefined) return undefined;
+  for (const gate of model.gates) if (valueOf(gate.feature, measured) < gate.below) return gate.feature;
+  return undefined;
+}
+
 /** Logit penalty of probe reactions too fast to be human. */
 export function probeLogit(table: ScoringTable, reactionsMs: readonly number[]): number {
   let logit = 0;

@@ -10,7 +10,7 @@ import { measureKeyboard } from './keyboard/measureKeyboard.js';
 import { readKeystrokes } from './keyboard/readKeystrokes.js';
 import { explainScore } from './reasons/explainScore.js';
 import type { ReasonCode } from './reasons/reasonCodes.js';
-import { probeLogit, sigmoid, termContributions } from './scoreFeatures.js';
+import { probeLogit, sigmoid, termContributions, trippedGate } from './scoreFeatures.js';
 
 export interface ScoreDeps {
   kernel: FeatureSource;
@@ -66,8 +66,9 @@ export async function scoreSubmission(deps: ScoreDeps, input: ScoreInput): Promi
   const model = table.types[inputType];
   const terms = termContributions(model, { kernel: values, keyboard });
   const probe = probeLogit(table, input.probeReactionsMs ?? []);
-  const score = duplicate ? 0 : sigmoid(terms.reduce((sum, c) => sum + c, model.bias + probe));
-  const reasons = score < threshold ? explainScore(model, { terms, probe, duplicate }) : [];
+  const gate = trippedGate(model, { kernel: values, keyboard });
+  const score = duplicate || gate !== undefined ? 0 : sigmoid(terms.reduce((sum, c) => sum + c, model.bias + probe));
+  const reasons = score < threshold ? explainScore(model, { terms, probe, duplicate, gate }) : [];
   deps.stages?.('scoring');
   if (!duplicate && score >= threshold) await deps.fingerprints.remember(shape);
   deps.stages?.('remember');

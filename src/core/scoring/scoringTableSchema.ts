@@ -9,12 +9,16 @@ import { KEYBOARD_FEATURE_NAMES } from './keyboard/measureKeyboard.js';
 
 /** Most terms one input type's model may weigh (the shipped ones weigh at most 44). */
 export const MAX_TABLE_TERMS = 200;
+/** Most gates one input type's model may have (the shipped ones have at most 2). */
+export const MAX_TABLE_GATES = 16;
 
 const finite = (description?: string) => Type.Number({ minimum: -1e6, maximum: 1e6, ...(description ? { description } : {}) });
 
+const FeatureSchema = Type.Union([...FEATURE_NAMES, ...KEYBOARD_FEATURE_NAMES].map((name) => Type.Literal(name)));
+
 const TermSchema = Type.Object(
   {
-    feature: Type.Union([...FEATURE_NAMES, ...KEYBOARD_FEATURE_NAMES].map((name) => Type.Literal(name))),
+    feature: FeatureSchema,
     transform: Type.Union([Type.Literal('identity'), Type.Literal('log')]),
     center: finite(),
     scale: Type.Number({ exclusiveMinimum: 0, maximum: 1e6 }),
@@ -27,10 +31,13 @@ const TermSchema = Type.Object(
   { additionalProperties: false },
 );
 
+const GateSchema = Type.Object({ feature: FeatureSchema, below: finite() }, { additionalProperties: false });
+
 const InputTableSchema = Type.Object(
   {
     bias: finite(),
     terms: Type.Array(TermSchema, { maxItems: MAX_TABLE_TERMS }),
+    gates: Type.Optional(Type.Array(GateSchema, { maxItems: MAX_TABLE_GATES })),
     boundedFloor: Type.Optional(Type.Number({ minimum: 0, maximum: 1e6 })),
   },
   { additionalProperties: false },

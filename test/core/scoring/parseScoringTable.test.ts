@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TABLE_TERMS, ScoringTableSchema } from '../../../src/core/scoring/scoringTableSchema.js';
+import { MAX_TABLE_GATES, MAX_TABLE_TERMS, ScoringTableSchema } from '../../../src/core/scoring/scoringTableSchema.js';
 import { parseScoringTable } from '../../../src/core/scoring/parseScoringTable.js';
 import { scoringTables } from '../../../src/core/scoring/ScoringTable.js';
 
@@ -29,5 +29,17 @@ describe('parseScoringTable', () => {
     expect(errors).toContain('probe.minReactionMs: Expected number to be greater than 0');
     expect(errors.some((e) => e.startsWith('types.keyboard: Expected required property'))).toBe(true);
     expect(ScoringTableSchema.additionalProperties).toBe(false);
+  });
+
+  it(`takes ${MAX_TABLE_GATES} gates for one input type, and refuses one more or one on an unknown feature`, () => {
+    const gated = (gates: unknown[]) => JSON.stringify({ ...v3, types: { ...v3.types, keyboard: { ...v3.types.keyboard, gates } } });
+    const gate = { feature: 'keyboard_gap_spread', below: 0.015 };
+    expect(parseScoringTable(gated(Array.from({ length: MAX_TABLE_GATES }, () => gate))).ok).toBe(true);
+    expect(parseScoringTable(gated(Array.from({ length: MAX_TABLE_GATES + 1 }, () => gate)))).toEqual({
+      ok: false,
+      errors: [`types.keyboard.gates: Expected array length to be less or equal to ${MAX_TABLE_GATES}`],
+    });
+    expect(parseScoringTable(gated([{ feature: 'keyboard_typing_speed', below: 1 }])).ok).toBe(false);
+    expect(parseScoringTable(gated([{ ...gate, above: 1 }])).ok).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FEATURE_NAMES } from '../../../src/kernel/features.js';
-import { termContributions } from '../../../src/core/scoring/scoreFeatures.js';
+import { termContributions, trippedGate } from '../../../src/core/scoring/scoreFeatures.js';
+import { KEYBOARD_FEATURE_NAMES } from '../../../src/core/scoring/keyboard/measureKeyboard.js';
 import { scoringTables, type InputTable, type ScoringTerm } from '../../../src/core/scoring/ScoringTable.js';
 
 const kernel = (values: Partial<Record<(typeof FEATURE_NAMES)[number], number>>) =>
@@ -49,5 +50,38 @@ describe('termContributions', () => {
     expect(mouse.boundedFloor).toBeGreaterThan(0);
     const logitThreshold = Math.log(v3.threshold / (1 - v3.threshold));
     expect(mouse.bias - mouse.boundedFloor!).toBeGreaterThan(logitThreshold);
+  });
+});
+
+describe('trippedGate', () => {
+  const keyboard = (keyups: number, gapSpread: number) =>
+    Float64Array.from(KEYBOARD_FEATURE_NAMES, (name) => (name === 'keyboard_keyup_fraction' ? keyups : name === 'keyboard_gap_spread' ? gapSpread : 0.5));
+  const model: InputTable = {
+    bias: 0,
+    terms: [],
+    gates: [
+      { feature: 'keyboard_keyup_fraction', below: 0.75 },
+      { feature: 'keyboard_gap_spread', below: 0.015 },
+    ],
+  };
+  const tripped = (keyups: number, gapSpread: number) => trippedGate(model, { kernel: new Float64Array(0), keyboard: keyboard(keyups, gapSpread) });
+
+  it('trips strictly below the bound, the first gate in order naming it', () => {
+    expect(tripped(0.7499, 0.2)).toBe('keyboard_keyup_fraction');
+    expect(tripped(0.75, 0.2)).toBeUndefined();
+    expect(tripped(1, 0.0149)).toBe('keyboard_gap_spread');
+    expect(tripped(1, 0.015)).toBeUndefined();
+    expect(tripped(0, 0)).toBe('keyboard_keyup_fraction');
+  });
+
+  it('is not tripped by what the solve gives too little to measure, nor by a pointer trace, nor without gates', () => {
+    expect(tripped(NaN, NaN)).toBeUndefined();
+    expect(trippedGate(model, { kernel: kernel({}) })).toBeUndefined();
+    expect(trippedGate({ bias: 0, terms: [] }, { kernel: new Float64Array(0), keyboard: keyboard(0, 0) })).toBeUndefined();
+  });
+
+  it('gates the shipped v3 keyboard model, and no pointer model', () => {
+    expect(scoringTables.v3.types.keyboard.gates?.map((g) => g.feature)).toEqual(['keyboard_keyup_fraction', 'keyboard_gap_spread']);
+    for (const type of ['mouse', 'touch', 'pen'] as const) expect(scoringTables.v3.types[type].gates).toBeUndefined();
   });
 });

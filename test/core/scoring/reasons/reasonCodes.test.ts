@@ -57,6 +57,12 @@ describe('explainScore', () => {
     expect(explainScore(model, { terms, probe: -4, duplicate: false })).toHaveLength(MAX_REASONS);
   });
 
+  it('puts a tripped gate after a duplicate and before every pull, its code once', () => {
+    const terms = Float64Array.from([-0.5, -3, -1, 0, 0]);
+    expect(explainScore(model, { terms, probe: 0, duplicate: false, gate: 'keyboard_keyup_fraction' })).toEqual(['keyboard_keyups_missing', 'timing_too_regular', 'speed_too_constant']);
+    expect(explainScore(model, { terms, probe: 0, duplicate: true, gate: 'interval_cv' })).toEqual(['duplicate_trace', 'timing_too_regular', 'speed_too_constant']);
+  });
+
   it('names what a stable sort of the pulls names, ties and shared codes included', () => {
     // Two terms share a code here, and parts repeat, so ties and repeats are both met.
     const shared: InputTable = { bias: 0, terms: [...model.terms, { feature: 'interval_cv', transform: 'identity', center: 0, scale: 1, weight: 1 }] };
