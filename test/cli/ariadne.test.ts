@@ -7,7 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { postJson } from '../helpers/client.js';
+import { scoringTables } from '../../src/core/scoring/ScoringTable.js';
+import { traceTimePassed } from '../helpers/ariadneNode.js';
+import { buildSubmission, postJson } from '../helpers/client.js';
+import { testKernel } from '../helpers/server.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(repoRoot, 'dist/cli/ariadne.js');
@@ -189,6 +192,42 @@ describe('ariadne (start)', () => {
     try {
       expect(await p.exited).toBe(1);
       expect(p.output()).toContain(`site "shop": policy.scoring.table_file: ${path.join(dir, 'not-a-table.json')} is not a scoring table: types: Expected required property`);
+    } finally {
+      p.killAll();
+    }
+  });
+
+  it("SIGHUP reads a site's changed table_file again; a table that is not one keeps the last in service", async () => {
+    const file = path.join(dir, 'sites-with-table.json');
+    const tableFile = path.join(dir, 'site-table.json');
+    // One trace, judged by the site's own table: its threshold (the policy's default) decides.
+    const table = (threshold: number) => JSON.stringify({ ...scoringTables.v3, version: `site-${threshold}`, threshold });
+    await writeFile(tableFile, table(1e-9));
+    await writeFile(file, JSON.stringify({ sites: { local: { hostnames: ['127.0.0.1'], secret: 'l'.repeat(40), policy: { scoring: { mode: 'enforce', table_file: 'site-table.json' } } } } }));
+    const p = start(process.execPath, [BIN], { env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET, SITES_FILE: file } });
+    const kernel = await testKernel();
+    try {
+      await until(() => READY.test(p.output()), 20_000, 'the ready line');
+      const url = READY.exec(p.output())![1]!;
+      const verified = async () => {
+        const ch = (await postJson(`${url}/challenge`, { site_key: 'local' }, { origin: 'http://127.0.0.1' })).body;
+        const body = buildSubmission(kernel, ch as never);
+        await traceTimePassed(ch as { created_at: number }, body);
+        const r = await postJson(`${url}/verify`, body, { origin: 'http://127.0.0.1' });
+        return r.body.success === true ? 'accepted' : String(r.body.error_code);
+      };
+      expect(await verified()).toBe('accepted');
+
+      await writeFile(tableFile, table(1 - 1e-9));
+      p.child.kill('SIGHUP');
+      await until(() => p.output().includes('sites reloaded'), 10_000, 'the reload');
+      expect(await verified()).toBe('behavioral_rejected');
+
+      await writeFile(tableFile, JSON.stringify({ ...scoringTables.v3, threshold: 2 }));
+      p.child.kill('SIGHUP');
+      await until(() => p.output().includes('sites file not reloaded'), 10_000, 'the refused reload');
+      expect(p.output()).toContain('is not a scoring table: threshold: Expected number to be less or equal to 1');
+      expect(await verified()).toBe('behavioral_rejected');
     } finally {
       p.killAll();
     }
