@@ -6,9 +6,9 @@ export const MAX_REASONS = 3;
 
 /**
  * The codes of what pulled a score down most, at most MAX_REASONS, strongest first: a duplicate
- * first, then a tripped gate (ScoringGate), then the probe penalty and every term below the human median (a negative part of the
- * logit), each code once; of equal pulls, the term first in the model's order (the probe after
- * every term). Picked by a scan per code rather than a sort: it runs on every /verify scored
+ * first, then a tripped gate (ScoringGate), then the probe penalty and every term below the human
+ * median (a negative part of the logit), each code once; of equal pulls, the term first in the
+ * model's order (the probe after every term). Picked by a scan per code rather than a sort: it runs on every /verify scored
  * below the threshold, and makes no object per term.
  */
 export function explainScore(
