@@ -11,6 +11,9 @@ import { scoringTables } from '../../src/core/scoring/ScoringTable.js';
 import { traceTimePassed } from '../helpers/ariadneNode.js';
 import { buildSubmission, postJson } from '../helpers/client.js';
 import { testKernel } from '../helpers/server.js';
+import { mazeOf } from '../helpers/humanTraces.js';
+import { scriptAtKeys } from '../helpers/keyboardSolves.js';
+import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = path.join(repoRoot, 'dist/cli/ariadne.js');
@@ -200,34 +203,41 @@ describe('ariadne (start)', () => {
   it("SIGHUP reads a site's changed table_file again; a table that is not one keeps the last in service", async () => {
     const file = path.join(dir, 'sites-with-table.json');
     const tableFile = path.join(dir, 'site-table.json');
-    // One trace, judged by the site's own table: its threshold (the policy's default) decides.
-    const table = (threshold: number) => JSON.stringify({ ...scoringTables.v3, version: `site-${threshold}`, threshold });
-    await writeFile(tableFile, table(1e-9));
+    // A table like v3 whose models weigh nothing and have no gates: every solve scores FLAT, so its
+    // threshold alone decides.
+    const FLAT = 0.8;
+    const flat = { bias: Math.log(FLAT / (1 - FLAT)), terms: [] };
+    const table = (threshold: number) => JSON.stringify({ ...scoringTables.v3, version: `flat-${threshold}`, threshold, types: { mouse: flat, touch: flat, pen: flat, keyboard: flat } });
+    await writeFile(tableFile, table(0.85));
     await writeFile(file, JSON.stringify({ sites: { local: { hostnames: ['127.0.0.1'], secret: 'l'.repeat(40), policy: { scoring: { mode: 'enforce', table_file: 'site-table.json' } } } } }));
     const p = start(process.execPath, [BIN], { env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET, SITES_FILE: file } });
     const kernel = await testKernel();
     try {
       await until(() => READY.test(p.output()), 20_000, 'the ready line');
       const url = READY.exec(p.output())![1]!;
-      const verified = async () => {
-        const ch = (await postJson(`${url}/challenge`, { site_key: 'local' }, { origin: 'http://127.0.0.1' })).body;
-        const body = buildSubmission(kernel, ch as never);
-        await traceTimePassed(ch as { created_at: number }, body);
+      // Solves that cannot be near-copies of one another: one accepted pointer trace (a fixed
+      // rhythm), then a keyboard solve with gaps drawn at random.
+      const verified = async (how: 'pointer' | 'keyboard') => {
+        const ch = (await postJson(`${url}/challenge`, { site_key: 'local' }, { origin: 'http://127.0.0.1' })).body as unknown as Challenge;
+        const events = how === 'pointer' ? undefined : scriptAtKeys(kernel.generateMaze(mazeOf(ch)), 'lognormal', 'none', 7);
+        const body = buildSubmission(kernel, ch, events === undefined ? {} : { events });
+        await traceTimePassed(ch, body);
         const r = await postJson(`${url}/verify`, body, { origin: 'http://127.0.0.1' });
         return r.body.success === true ? 'accepted' : String(r.body.error_code);
       };
-      expect(await verified()).toBe('accepted');
+      expect(await verified('pointer')).toBe('behavioral_rejected');
 
-      await writeFile(tableFile, table(1 - 1e-9));
+      await writeFile(tableFile, table(0.75));
       p.child.kill('SIGHUP');
       await until(() => p.output().includes('sites reloaded'), 10_000, 'the reload');
-      expect(await verified()).toBe('behavioral_rejected');
+      expect(await verified('pointer')).toBe('accepted');
 
       await writeFile(tableFile, JSON.stringify({ ...scoringTables.v3, threshold: 2 }));
       p.child.kill('SIGHUP');
       await until(() => p.output().includes('sites file not reloaded'), 10_000, 'the refused reload');
       expect(p.output()).toContain('is not a scoring table: threshold: Expected number to be less or equal to 1');
-      expect(await verified()).toBe('behavioral_rejected');
+      // Still the flat table at 0.75: v3 (the default) would refuse this script, which sends no keyups.
+      expect(await verified('keyboard')).toBe('accepted');
     } finally {
       p.killAll();
     }
