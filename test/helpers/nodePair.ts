@@ -112,9 +112,6 @@ export async function loadPair(a: AriadneNode, b: AriadneNode, opts: { endAt: nu
         const sessionId = randomUUID();
         const body = buildSubmission(kernel, ch, { sessionId });
         await traceTimePassed(ch, body);
-        // A token is minted while its /verify runs: one sent before the fault ended may carry a
-        // time before it, however late its answer came back.
-        const mintedFrom = Date.now();
         const v = await timed(postJson(verifier.at('/verify'), body));
         if (isStoreUnavailable(v)) {
           report.unavailableAt.push(Date.now());
@@ -141,8 +138,10 @@ export async function loadPair(a: AriadneNode, b: AriadneNode, opts: { endAt: nu
         if (successes > 1) report.doubleRedemptions++;
         if (successes > 0) report.redeemed++;
         else if (refused > 0) {
-          if (mayBeRefused(mintedFrom)) report.refusedInFlight++;
-          else report.wrong.push('siteverify: a token minted after the fault refused as used, never redeemed');
+          // A token counts from its challenge's creation (redeemSessionToken: the earliest it can
+          // have been minted), so one of a challenge issued before the fault ended may be refused.
+          if (mayBeRefused(issuedAt)) report.refusedInFlight++;
+          else report.wrong.push('siteverify: a token of a challenge issued after the fault refused as used, never redeemed');
         }
       } catch (e) {
         report.wrong.push(String(e));

@@ -73,9 +73,9 @@ describe('two nodes on a Redis Cluster', () => {
     const movedIn = Date.now() - started - 1_000;
     expect((await cluster.primaryOf('{m0}')).port).toBe(to.port);
     // A moved shard's fence now lives in another Redis process: the first consume or check
-    // there (each node checks every second) opens a new one, and refuses what was issued before.
-    // The fault ends once both nodes have read the new slot map (under load a node's refresh can
-    // lag the move; a token minted before its node saw the move is in flight) and had a check since.
+    // there (each node checks every second) opens a new one, and refuses what was issued before
+    // (a token counts from its challenge's creation). The fault ends once both nodes have read the
+    // new slot map (under load a node's refresh can lag the move) and had a check since.
     await until(async () => (await counter(a, 'ariadne_redis_slots_moved_total')) >= 3000 && (await counter(b, 'ariadne_redis_slots_moved_total')) >= 3000, 10_000);
     await new Promise((r) => setTimeout(r, 1_500));
     faultEnd = Date.now();
