@@ -58,13 +58,21 @@ export async function startRedisCluster(opts: ClusterOptions = {}): Promise<Test
   const { password } = opts;
   const nodes = await Promise.all(
     Array.from({ length: 3 * (1 + replicas) }, async () => {
-      const bus = await freePort();
-      return startRedis({
-        ...(opts.launcher === undefined ? {} : { launcher: opts.launcher }),
-        ...(password === undefined ? {} : { password }),
-        args: () => ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(CLUSTER_NODE_TIMEOUT_MS), '--cluster-port', String(bus),
-          '--cluster-require-full-coverage', 'no', '--repl-diskless-sync-delay', '0'],
-      });
+      // The bus port, picked free like the node's own, can be taken before redis binds it: a node
+      // that cannot bind it exits at once, and is started again on another.
+      for (let attempt = 0; ; attempt++) {
+        const bus = await freePort();
+        try {
+          return await startRedis({
+            ...(opts.launcher === undefined ? {} : { launcher: opts.launcher }),
+            ...(password === undefined ? {} : { password }),
+            args: () => ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(CLUSTER_NODE_TIMEOUT_MS), '--cluster-port', String(bus),
+              '--cluster-require-full-coverage', 'no', '--repl-diskless-sync-delay', '0'],
+          });
+        } catch (e) {
+          if (attempt >= 4) throw e;
+        }
+      }
     }),
   );
   const addresses = nodes.map((n) => `127.0.0.1:${n.port}`);
