@@ -51,26 +51,6 @@ export async function startRedisSentinels(): Promise<TestSentinels> {
   const dir = await mkdtemp(path.join(tmpdir(), 'ariadne-sentinel-'));
   const sentinelPorts: number[] = [];
   const children: ChildProcess[] = [];
-  for (let i = 0; i < 3; i++) {
-    const port = await freePort();
-    const conf = path.join(dir, `sentinel-${i}.conf`);
-    await writeFile(
-      conf,
-      [
-        `port ${port}`,
-        'bind 127.0.0.1',
-        'protected-mode no',
-        `dir ${dir}`,
-        `sentinel monitor ${SENTINEL_NAME} 127.0.0.1 ${primary.port} 2`,
-        `sentinel down-after-milliseconds ${SENTINEL_NAME} ${DOWN_AFTER_MS}`,
-        `sentinel failover-timeout ${SENTINEL_NAME} ${FAILOVER_TIMEOUT_MS}`,
-        `sentinel parallel-syncs ${SENTINEL_NAME} 2`,
-        '',
-      ].join('\n'),
-    );
-    children.push(spawn('redis-sentinel', [conf], { stdio: 'ignore' }));
-    sentinelPorts.push(port);
-  }
   const ask = async (port: number, ...args: string[]): Promise<unknown> => {
     const c = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
     c.on('error', () => {});
@@ -83,6 +63,40 @@ export async function startRedisSentinels(): Promise<TestSentinels> {
       c.disconnect();
     }
   };
+  for (let i = 0; i < 3; i++) {
+    // A port picked free can be taken before the Sentinel binds it: it then exits, and is started
+    // again on another.
+    for (let attempt = 0; ; attempt++) {
+      const port = await freePort();
+      const conf = path.join(dir, `sentinel-${i}.conf`);
+      await writeFile(
+        conf,
+        [
+          `port ${port}`,
+          'bind 127.0.0.1',
+          'protected-mode no',
+          `dir ${dir}`,
+          `sentinel monitor ${SENTINEL_NAME} 127.0.0.1 ${primary.port} 2`,
+          `sentinel down-after-milliseconds ${SENTINEL_NAME} ${DOWN_AFTER_MS}`,
+          `sentinel failover-timeout ${SENTINEL_NAME} ${FAILOVER_TIMEOUT_MS}`,
+          `sentinel parallel-syncs ${SENTINEL_NAME} 2`,
+          '',
+        ].join('\n'),
+      );
+      const child = spawn('redis-sentinel', [conf], { stdio: 'ignore' });
+      const end = Date.now() + 10_000;
+      // Ready once it names the primary it monitors (a process that held the port first would not).
+      const ready = async () => Array.isArray(await ask(port, 'SENTINEL', 'get-master-addr-by-name', SENTINEL_NAME));
+      while (child.exitCode === null && Date.now() < end && !(await ready())) await new Promise((r) => setTimeout(r, 30));
+      if (child.exitCode === null && Date.now() < end) {
+        children.push(child);
+        sentinelPorts.push(port);
+        break;
+      }
+      child.kill('SIGKILL');
+      if (attempt >= 4) throw new Error(`redis-sentinel did not start on port ${port}`);
+    }
+  }
   const primaryPort = async (): Promise<number | undefined> => {
     const addr = (await ask(sentinelPorts[0]!, 'SENTINEL', 'get-master-addr-by-name', SENTINEL_NAME)) as [string, string] | undefined;
     return addr === undefined ? undefined : Number(addr[1]);
