@@ -3,33 +3,23 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { scoringTables } from '../../src/core/scoring/ScoringTable.js';
 import { traceTimePassed } from '../helpers/ariadneNode.js';
+import { ARIADNE_BIN, repoRoot, runAriadne } from '../helpers/cliProcess.js';
 import { buildSubmission, postJson } from '../helpers/client.js';
 import { testKernel } from '../helpers/server.js';
 import { mazeOf } from '../helpers/humanTraces.js';
 import { scriptAtKeys } from '../helpers/keyboardSolves.js';
 import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = path.join(repoRoot, 'dist/cli/ariadne.js');
+const BIN = ARIADNE_BIN;
 const SECRET = 'cli-test-signing-secret-0123456789abcdef';
 const run = promisify(execFile);
 
-/** Runs `ariadne <args>` to its end: exit code and output. */
-async function ariadne(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', ...env }, timeout: 20_000 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+const ariadne = (args: string[], env: Record<string, string> = {}) => runAriadne(args, { env });
 
 /** A long-running process with its output collected. */
 function start(command: string, args: string[], opts: { cwd?: string; env: Record<string, string> }) {

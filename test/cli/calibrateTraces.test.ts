@@ -1,27 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calibrationPeople } from '../../src/core/scoring/drift/calibrationPeople.js';
 import { scoringTables } from '../../src/core/scoring/ScoringTable.js';
 import { FEATURE_NAMES } from '../../src/kernel/features.js';
+import { runAriadne } from '../helpers/cliProcess.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = path.join(repoRoot, 'dist/cli/ariadne.js');
-const run = promisify(execFile);
-
-async function ariadne(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '' }, timeout: 20_000 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+const ariadne = (args: string[], cwd: string) => runAriadne(args, { cwd });
 
 let dir: string;
 beforeAll(async () => {

@@ -1,30 +1,16 @@
-import { execFile } from 'node:child_process';
 import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIN_FIT_TRACES } from '../../src/core/scoring/fit/fitSiteTable.js';
 import { shippedBotRows } from '../../src/core/scoring/fit/shippedBotRows.js';
 import { parseScoringTable } from '../../src/core/scoring/parseScoringTable.js';
 import type { TraceRecord } from '../../src/core/traffic/traceRecord.js';
+import { runAriadne } from '../helpers/cliProcess.js';
 import { hasHumans } from '../helpers/humanTraces.js';
 import { sampledTraffic } from '../helpers/sampledTraffic.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = path.join(repoRoot, 'dist/cli/ariadne.js');
-const run = promisify(execFile);
-
-async function ariadne(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '' }, timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
+const ariadne = (args: string[], cwd: string) => runAriadne(args, { cwd, timeoutMs: 60_000 });
 
 let dir: string;
 let records: TraceRecord[];

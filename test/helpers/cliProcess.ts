@@ -1,9 +1,36 @@
 /** `npm start` (src/cli.ts) as a child process, with only the environment given. */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { until } from './until.js';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+/** The built command line (`npm run build`), as `npx ariadne` runs it. */
+export const ARIADNE_BIN = path.join(repoRoot, 'dist/cli/ariadne.js');
+
+const run = promisify(execFile);
+
+/**
+ * Runs `ariadne <args>` to its end with only `env` (and PATH) in its environment, from `cwd`
+ * (default the repository), killed after `timeoutMs`: its exit code and output.
+ */
+export async function runAriadne(
+  args: readonly string[],
+  opts: { cwd?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [ARIADNE_BIN, ...args], {
+      cwd: opts.cwd ?? repoRoot,
+      env: { PATH: process.env.PATH ?? '', ...opts.env },
+      timeout: opts.timeoutMs ?? 20_000,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
 
 export interface CliProcess {
   child: ChildProcess;
