@@ -15,7 +15,8 @@ export const CALIBRATE_USAGE = `Usage: ariadne calibrate --traces FILE [--out FI
   --fit     also fit a site table on the accepted pointer traces plus that table's bot families,
             write it to FILE (for policy.scoring.table_file) and print acceptance before and after`;
 
-interface Output {
+/** Where a command writes its lines: standard output and standard error. */
+export interface Output {
   out(line: string): void;
   err(line: string): void;
 }

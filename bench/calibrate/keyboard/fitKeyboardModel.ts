@@ -1,6 +1,6 @@
 import type { InputTable, ScoringGate, ScoringTerm } from '../../../src/core/scoring/ScoringTable.js';
 import { KEYBOARD_FEATURE_NAMES, type KeyboardFeatureName } from '../../../src/core/scoring/keyboard/measureKeyboard.js';
-import { termContributions, trippedGate } from '../../../src/core/scoring/scoreFeatures.js';
+import { modelLogit, termContributions, trippedGate } from '../../../src/core/scoring/scoreFeatures.js';
 
 /**
  * Keyboard features the model weighs, with the transform each is centred and scaled in and
@@ -155,11 +155,9 @@ function solve(a: number[][], b: number[]): number[] {
   return x;
 }
 
-/** The logit of `values` under `model`, -Infinity below one of its gates. */
+/** The logit of a keyboard solve's features (KEYBOARD_FEATURE_NAMES order) under `model` (modelLogit). */
 export function keyboardLogit(model: InputTable, values: Float64Array): number {
-  const measured = { kernel: new Float64Array(0), keyboard: values };
-  if (trippedGate(model, measured) !== undefined) return -Infinity;
-  return termContributions(model, measured).reduce((a, b) => a + b, model.bias);
+  return modelLogit(model, { kernel: new Float64Array(0), keyboard: values });
 }
 
 /**

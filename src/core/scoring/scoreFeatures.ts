@@ -65,6 +65,16 @@ export function trippedGate(model: InputTable, measured: MeasuredFeatures): Scor
   return undefined;
 }
 
+/**
+ * The logit `model` gives `measured` without probes or a near-copy (scoreSubmission's, before the
+ * sigmoid): -Infinity below one of its gates. For fits and calibration, which score rows of
+ * features rather than submissions.
+ */
+export function modelLogit(model: InputTable, measured: MeasuredFeatures): number {
+  if (trippedGate(model, measured) !== undefined) return -Infinity;
+  return termContributions(model, measured).reduce((sum, part) => sum + part, model.bias);
+}
+
 /** Logit penalty of probe reactions too fast to be human. */
 export function probeLogit(table: ScoringTable, reactionsMs: readonly number[]): number {
   let logit = 0;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FEATURE_NAMES } from '../../../src/kernel/features.js';
-import { termContributions, trippedGate } from '../../../src/core/scoring/scoreFeatures.js';
+import { modelLogit, termContributions, trippedGate } from '../../../src/core/scoring/scoreFeatures.js';
 import { KEYBOARD_FEATURE_NAMES } from '../../../src/core/scoring/keyboard/measureKeyboard.js';
 import { scoringTables, type InputTable, type ScoringTerm } from '../../../src/core/scoring/ScoringTable.js';
 
@@ -83,5 +83,13 @@ describe('trippedGate', () => {
   it('gates the shipped v3 keyboard model, and no pointer model', () => {
     expect(scoringTables.v3.types.keyboard.gates?.map((g) => g.feature)).toEqual(['keyboard_keyup_fraction', 'keyboard_gap_spread']);
     for (const type of ['mouse', 'touch', 'pen'] as const) expect(scoringTables.v3.types[type].gates).toBeUndefined();
+  });
+});
+
+describe('modelLogit', () => {
+  it('is the bias plus every term, and -Infinity below a gate whatever the terms say', () => {
+    const model: InputTable = { bias: 1.5, terms: [term('speed_cv', 2), term('jerk_norm', -1)], gates: [{ feature: 'interval_cv', below: 0.1 }] };
+    expect(modelLogit(model, { kernel: kernel({ speed_cv: 1, jerk_norm: 0.5, interval_cv: 0.2 }) })).toBe(1.5 + 2 - 0.5);
+    expect(modelLogit(model, { kernel: kernel({ speed_cv: 4, jerk_norm: -4, interval_cv: 0.05 }) })).toBe(-Infinity);
   });
 });

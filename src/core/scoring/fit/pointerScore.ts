@@ -1,5 +1,5 @@
 import type { ScoringTable } from '../ScoringTable.js';
-import { sigmoid, termContributions, trippedGate } from '../scoreFeatures.js';
+import { modelLogit, sigmoid } from '../scoreFeatures.js';
 
 /**
  * The score a table gives a pointer trace with these kernel features (FEATURE_NAMES order), as
@@ -8,7 +8,5 @@ import { sigmoid, termContributions, trippedGate } from '../scoreFeatures.js';
  * all three.
  */
 export function pointerScore(table: ScoringTable, kernel: Float64Array): number {
-  const model = table.types.mouse;
-  if (trippedGate(model, { kernel }) !== undefined) return 0;
-  return sigmoid(termContributions(model, { kernel }).reduce((sum, part) => sum + part, model.bias));
+  return sigmoid(modelLogit(table.types.mouse, { kernel }));
 }
