@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type TestRedis, startRedis } from '../test/helpers/redisServer.js';
 import { SECRET, SITE_KEY, postJson, siteverifyBodies, verifyBodies } from './http/bodies.js';
 import { ecdsaImportVerifyPerSecond } from './http/ecdsa.js';
-import { hasFloor, startFloorApp } from './http/floorApp.js';
+import { type FloorRoute, startFloorApp } from './http/floorApp.js';
 import { PIN, type Child, gcSeconds, rssBytes, startBareApp, startServer, threadCpuSeconds } from './http/processes.js';
 import { type HttpBenchResult, baselineMetrics, markdown, report } from './http/report.js';
 import { measureScaling, workersOf } from './http/scaling.js';
@@ -69,16 +69,17 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
   /**
    * Denominator 1, the HTTP ceiling for a route's request and response sizes, measured right
    * before the route itself: on a shared machine the speed of the cores drifts, and a
-   * denominator taken minutes apart would skew the ratio.
+   * denominator taken minutes apart would skew the ratio. With `floorOf`, that route's floor
+   * too, in turns with it.
    */
-  const ceiling = async (key: string) => {
+  const ceiling = async (key: string, floorOf?: FloorRoute) => {
     const s = sizes[key]!;
     const load = { path: `/${key}`, bodies: [s.request], count: COUNTS.ceiling, expectText: '"success":true' };
     bare = await startBareApp({ [`/${key}`]: s.response });
-    if (!hasFloor(key)) await measurements.measure(`ceiling_${key}`, bare, load);
+    if (floorOf === undefined) await measurements.measure(`ceiling_${key}`, bare, load);
     else {
       // With the route's floor (floorApp.ts), in turns: how close to the ceiling it could come at all.
-      floor = await startFloorApp(key, s.response);
+      floor = await startFloorApp(floorOf, s.response);
       await measurements.measureInTurns(
         [
           { key: `ceiling_${key}`, child: bare },
@@ -101,7 +102,7 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
     // /challenge: warm up, then the flood of 1M, RSS before and after.
     const challengeBody = JSON.stringify({ site_key: SITE_KEY });
     await sample('challenge', `${url}/challenge`, challengeBody, '"pow_challenge"');
-    await ceiling('challenge');
+    await ceiling('challenge', 'challenge');
     const challengeLoad = { path: '/challenge', bodies: [challengeBody], expectText: '"pow_challenge"' };
     await runWrk(work, { ...challengeLoad, url, count: 20_000, expectStatus: 200 });
     const rssBefore = rssBytes(server.proc.pid as number);
@@ -122,7 +123,7 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
     const valid = siteverifyBodies(COUNTS.siteverifyValid + 2, Date.now(), SECRET);
     await sample('siteverify_valid', `${url}/siteverify`, valid.pop() as string, '"success":true');
     await sample('redis_siteverify_valid', `${redisServer.url}/siteverify`, valid.pop() as string, '"success":true');
-    await ceiling('siteverify_valid');
+    await ceiling('siteverify_valid', 'siteverify_valid');
     // The memory-store server is warm from the forged tokens, the Redis-store one has served one
     // request so far: a run each first, not measured, so the rounds compare two warm servers.
     await measurements.warmUp('/siteverify', siteverifyBodies(COUNTS.siteverifyWarmUp, Date.now(), SECRET), [url, redisServer.url]);
@@ -146,10 +147,14 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
       const before = ecdsaImportVerifyPerSecond();
       const gcBefore = await gcSeconds(url);
       const threadsBefore = threadCpuSeconds(server.proc.pid as number);
+      // The floor (floorApp.ts) takes the same bodies in the same turns: it keeps no single-use
+      // marker, and it answers 400 to a body whose signature it cannot check.
+      floor = await startFloorApp('verify', sizes.verify!.response);
       await measurements.measureInTurns(
         [
           { key: 'verify', child: server },
           { key: 'redis_verify', child: redisServer },
+          { key: 'floor_verify', child: floor },
         ],
         { path: '/verify', bodies, expectText: '"success":true' },
       );
@@ -159,6 +164,8 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
       metrics.verify_main_user_us = ((threadsAfter.mainUser - threadsBefore.mainUser) * 1e6) / bodies.length;
       metrics.verify_main_system_us = ((threadsAfter.mainSystem - threadsBefore.mainSystem) * 1e6) / bodies.length;
       metrics.verify_helpers_us = ((threadsAfter.others - threadsBefore.others) * 1e6) / bodies.length;
+      await floor.stop();
+      floor = undefined;
       const after = ecdsaImportVerifyPerSecond();
       // Where the route's time goes, on the same core with the same heap flags, right after it.
       stages = await measureStagesPinned();

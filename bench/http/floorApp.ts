@@ -1,14 +1,11 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type Child, PIN, freePort, spawnChild } from './processes.js';
+import { BENCH_CHALLENGE_TTL_MS, type Child, PIN, freePort, spawnChild } from './processes.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The routes a floor app can stand in for (as the bench names their loads). */
-const FLOOR_ROUTES = ['challenge', 'siteverify_valid'] as const;
-export type FloorRoute = (typeof FLOOR_ROUTES)[number];
-
-export const hasFloor = (key: string): key is FloorRoute => (FLOOR_ROUTES as readonly string[]).includes(key);
+export type FloorRoute = 'challenge' | 'siteverify_valid' | 'verify';
 
 /**
  * The floor of a route: the bare app (ceiling) plus only what any answer of that route must cost
@@ -18,13 +15,20 @@ export const hasFloor = (key: string): key is FloorRoute => (FLOOR_ROUTES as rea
  *   and JSON.parse, and the no-store header of every answer;
  * - /challenge: the peer address as a string (rate limits, adaptive proof of work) and the two
  *   HMACs of an id (its MAC and its site tag, see core/challenge/challengeIdBytes.ts);
- * - /siteverify: the token's HMAC over its signing input, and its claims decoded (base64url, JSON).
- * Ariadne's own work (sites, schemas, stores, ids, answers, metrics) is what a route costs above
- * its floor: a ratio to the bare app cannot exceed the floor's.
+ * - /siteverify: the token's HMAC over its signing input, and its claims decoded (base64url, JSON);
+ * - /verify: the id's two HMACs, the proof of work's SHA-256, the events digest (the JSON text of
+ *   the event rows and its SHA-256), the key's JWK import and the ECDSA check over the deployed
+ *   widget's text, and a token's HMAC. It answers 400 when the signature does not verify, so a
+ *   floor that skipped or botched the check would fail the bench's answer check.
+ * Ariadne's own work (sites, schemas, stores, ids, answers, metrics; for /verify also the maze,
+ * path replay, features and scoring) is what a route costs above its floor: a ratio to the bare
+ * app cannot exceed the floor's.
  */
 const FLOOR_APP = String.raw`
 import uWS from 'uWebSockets.js';
+import { createPublicKey, hash, verify } from 'node:crypto';
 const { hmacKey } = await import(process.env.HMAC_MODULE);
+const CHALLENGE_TTL_MS = Number(process.env.FLOOR_CHALLENGE_TTL_MS);
 const route = process.env.FLOOR_ROUTE;
 const key = hmacKey(Buffer.alloc(32, 9));
 const head = '{"success":true,"pad":"';
@@ -35,6 +39,7 @@ const POLICY_DIGEST = 'x'.repeat(43);
 
 /** The route's own work on the parsed body: something derived from it, so none of it is skipped. */
 function work(body, address) {
+  if (route === 'verify') return verifyWork(body);
   if (route === 'challenge') {
     return key.digest(idBody, 'hex').length + key.digest([idBody, ZERO, body.site_key, ZERO, POLICY_DIGEST], 'hex').length + address.length;
   }
@@ -44,6 +49,28 @@ function work(body, address) {
   const mac = key.digest(token.slice(0, dot2), 'base64url');
   const claims = JSON.parse(Buffer.from(token.slice(dot1 + 1, dot2), 'base64url').toString('utf8'));
   return mac.length + Object.keys(claims).length;
+}
+
+/** /verify's required steps; 0 when the signature does not verify over the widget's text. */
+function verifyWork(body) {
+  const id = Buffer.from(body.challenge_id.replaceAll('-', ''), 'hex');
+  const mac = key.digest(id.subarray(0, 11), 'hex');
+  const tag = key.digest([id.subarray(0, 11), ZERO, body.site_key, ZERO, POLICY_DIGEST], 'hex');
+  const pow = hash('sha256', mac.slice(6, 38) + String(body.pow_proof.nonce), 'hex');
+  const events = body.events;
+  const rows = new Array(events.length);
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i];
+    rows[i] = [e.t, e.x, e.y, e.type, e.pointer_type ?? null, e.coalesced_count ?? null];
+  }
+  const digest = hash('sha256', JSON.stringify(rows), 'hex');
+  const expiresAt = (id.readUIntBE(0, 6) % 2 ** 42) + CHALLENGE_TTL_MS;
+  const jwk = JSON.parse(Buffer.from(body.public_key, 'base64').toString('utf8'));
+  const publicKey = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y }, format: 'jwk' });
+  const text = Buffer.from(body.challenge_id + ':' + body.site_key + ':' + expiresAt + ':' + digest);
+  if (!verify('sha256', text, { key: publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(body.signature, 'base64'))) return 0;
+  const claims = Buffer.from(JSON.stringify({ cid: body.challenge_id, sid: body.session_id, site: body.site_key, score: 1, exp: expiresAt })).toString('base64url');
+  return key.digest(claims, 'base64url').length + tag.length + pow.length;
 }
 
 const app = uWS.App();
@@ -62,8 +89,13 @@ app.post('/' + route, (res, req) => {
   res.onData((chunk, isLast) => {
     if (!isLast) return void (chunks ??= []).push(Buffer.from(chunk.slice(0)));
     const bytes = chunks === undefined ? Buffer.from(chunk) : Buffer.concat([...chunks, Buffer.from(chunk)]);
-    const done = work(JSON.parse(bytes.toString('utf8')), address) + headers + lengths + encodings + (close ? 1 : 0);
-    if (!aborted && done > 0) res.cork(() => res.writeHeader('content-type', 'application/json').writeHeader('cache-control', 'no-store').end(answer));
+    const worked = work(JSON.parse(bytes.toString('utf8')), address);
+    const done = worked > 0 ? worked + headers + lengths + encodings + (close ? 1 : 0) : 0;
+    if (aborted) return;
+    res.cork(() => {
+      if (!(done > 0)) res.writeStatus('400 Bad Request');
+      res.writeHeader('content-type', 'application/json').writeHeader('cache-control', 'no-store').end(answer);
+    });
   });
 });
 app.get('/healthz', (res) => res.end('{}'));
@@ -78,6 +110,7 @@ export async function startFloorApp(route: FloorRoute, size: number): Promise<Ch
     PORT: String(port),
     FLOOR_ROUTE: route,
     FLOOR_SIZE: String(size),
+    FLOOR_CHALLENGE_TTL_MS: String(BENCH_CHALLENGE_TTL_MS),
     HMAC_MODULE: pathToFileURL(join(repoRoot, 'dist', 'core', 'token', 'HmacKey.js')).href,
   }, '/healthz');
 }

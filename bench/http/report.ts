@@ -132,6 +132,8 @@ function sectionRows(m: Record<string, number>, counts: RequestCounts): Row[] {
     route('floor of /siteverify valid (ratio per CPU-s: to its ceiling)', 'floor_siteverify_valid', counts.ceiling, undefined, undefined),
     { name: 'POST /challenge per CPU-s, ratio to its floor', ratio: m.challenge_floor_cpu_ratio },
     { name: 'POST /siteverify (valid) per CPU-s, ratio to its floor', ratio: m.siteverify_valid_floor_cpu_ratio },
+    route('floor of /verify (ratio per CPU-s: to one-core ECDSA)', 'floor_verify', counts.verify, undefined, undefined),
+    { name: 'POST /verify per CPU-s, ratio to its floor', ratio: m.verify_floor_cpu_ratio },
     { name: 'node:crypto ECDSA P-256 JWK import+verify, one core', 'req/s': m.ecdsa_import_verify_per_s, 'req/CPU-s': m.ecdsa_import_verify_per_cpu_s },
     { name: `RSS MiB before / after ${counts.challengeFlood} /challenge`, before: m.rss_before_mib, after: m.rss_after_mib, growth: m.rss_growth_mib },
     { name: 'RSS MiB peak through the per-route load (WORKERS=1)', after: m.rss_peak_mib },
@@ -233,11 +235,17 @@ export function markdown(r: HttpBenchResult, counts: RequestCounts): string {
   for (const key of ['challenge', 'siteverify_valid']) {
     if (m[`floor_${key}_rps`] !== undefined) row(`floor of ${key} (bare uWS + what any answer costs)`, `floor_${key}`, counts.ceiling, 'its ceiling', undefined);
   }
-  const floorLine = (route: string, key: string) =>
+  if (m.floor_verify_rps !== undefined) row('floor of verify (bare uWS + what any answer costs)', 'floor_verify', counts.verify, 'one-core ECDSA', undefined);
+  const floorLine = (route: string, key: string, of: string) =>
     m[`floor_${key}_cpu_ratio`] === undefined
       ? []
-      : [`${route} per CPU-second: ${fmt(m[`${key}_floor_cpu_ratio`] ?? 0)} of its floor, which is itself ${fmt(m[`floor_${key}_cpu_ratio`] ?? 0)} of the bare app (the floor: bench/http/floorApp.ts).`];
-  lines.push('', ...floorLine('/challenge', 'challenge'), ...floorLine('/siteverify (valid)', 'siteverify_valid'));
+      : [`${route} per CPU-second: ${fmt(m[`${key}_floor_cpu_ratio`] ?? 0)} of its floor, which is itself ${fmt(m[`floor_${key}_cpu_ratio`] ?? 0)} of ${of} (the floor: bench/http/floorApp.ts).`];
+  lines.push(
+    '',
+    ...floorLine('/challenge', 'challenge', 'the bare app'),
+    ...floorLine('/siteverify (valid)', 'siteverify_valid', 'the bare app'),
+    ...floorLine('/verify', 'verify', 'the one-core ECDSA import+verify rate'),
+  );
   if (m.scaling_ratio !== undefined) {
     lines.push(
       '',
@@ -291,6 +299,8 @@ export function report(
     floor_siteverify_valid_cpu_ratio: ratio('floor_siteverify_valid_per_cpu_s', 'ceiling_siteverify_valid_per_cpu_s'),
     challenge_floor_cpu_ratio: ratio('challenge_per_cpu_s', 'floor_challenge_per_cpu_s'),
     siteverify_valid_floor_cpu_ratio: ratio('siteverify_valid_per_cpu_s', 'floor_siteverify_valid_per_cpu_s'),
+    verify_floor_cpu_ratio: ratio('verify_per_cpu_s', 'floor_verify_per_cpu_s'),
+    floor_verify_cpu_ratio: ratio('floor_verify_per_cpu_s', 'ecdsa_import_verify_per_cpu_s'),
     siteverify_invalid_cpu_ratio: ratio('siteverify_invalid_per_cpu_s', 'ceiling_siteverify_invalid_per_cpu_s'),
     verify_cpu_ratio: ratio('verify_per_cpu_s', 'ecdsa_import_verify_per_cpu_s'),
     redis_siteverify_valid_cpu_ratio: ratio('redis_siteverify_valid_per_cpu_s', 'siteverify_valid_per_cpu_s'),
