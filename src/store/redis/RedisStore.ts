@@ -16,6 +16,7 @@ import { consumeEachOnce } from './scripts/consumeEachOnce.js';
 import { countEachInWindow } from './scripts/countEachInWindow.js';
 import { openFence } from './scripts/openFence.js';
 import { readEachList } from './scripts/readEachList.js';
+import { markerShardTags, shardOf } from './markerShards.js';
 
 export interface RedisStoreOptions extends RedisConfig {
   /** How often the server's identity and the fences are re-checked. Default 1000 ms. */
@@ -26,12 +27,6 @@ export interface RedisStoreOptions extends RedisConfig {
   now?: () => number;
 }
 
-/**
- * Markers are spread over this many shards, each with its own hash tag and its own loss fence,
- * so a Redis Cluster can spread them over its primaries while every consume still reads its
- * fence in the same slot, atomically.
- */
-export const MARKER_SHARDS = 16;
 /** The slots of a Redis Cluster. */
 const CLUSTER_SLOTS = 16_384;
 
@@ -54,6 +49,13 @@ export class RedisStore implements Store {
   /** Per shard: its fence key, and the start of its markers' keys (one hash tag each). */
   readonly #fenceKeys: readonly string[];
   readonly #markerPrefixes: readonly string[];
+  /**
+   * On a Cluster, per shard: the start of the counters' and lists' keys, in the shard's slot, so a
+   * turn's counters or lists are at most one call per shard however many clients and trace
+   * buckets it has (each key of its own slot would be a call each). On one Redis, no hash tag:
+   * the keys of earlier versions.
+   */
+  readonly #batchedPrefixes: readonly string[];
   readonly #now: () => number;
   readonly #timer: NodeJS.Timeout;
   /** On a Cluster: the primary of each slot at the last look, and how many slots changed primary since the first. */
@@ -73,9 +75,12 @@ export class RedisStore implements Store {
     this.#prefix = opts.prefix;
     this.#now = opts.now ?? Date.now;
     this.#scripts = defineScripts(redis, SCRIPTS);
-    this.#fenceKeys = Array.from({ length: MARKER_SHARDS }, (_, shard) => `${this.#prefix}{m${shard}}:fence`);
-    this.#markerPrefixes = Array.from({ length: MARKER_SHARDS }, (_, shard) => `${this.#prefix}{m${shard}}:marker:`);
-    // On a Cluster every call is split by slot; one Redis takes any keys in one call.
+    // On a Cluster every call is split by slot (and fewer marker shards mean fewer calls); one
+    // Redis takes any keys in one call.
+    const tags = markerShardTags(redis instanceof Cluster);
+    this.#fenceKeys = tags.map((tag) => `${this.#prefix}{${tag}}:fence`);
+    this.#markerPrefixes = tags.map((tag) => `${this.#prefix}{${tag}}:marker:`);
+    this.#batchedPrefixes = redis instanceof Cluster ? tags.map((tag) => `${this.#prefix}{${tag}}:`) : [this.#prefix];
     const slotOf = redis instanceof Cluster ? calculateSlot : ONE_SLOT;
     this.#consumes = new ConsumeBatcher(this.#scripts.consumeEachOnce, slotOf);
     this.#increments = new IncrementBatcher(this.#scripts.countEachInWindow, slotOf);
@@ -90,7 +95,7 @@ export class RedisStore implements Store {
   }
 
   consume(key: string, life: Lifetime, tag = ''): Promise<ConsumeResult> {
-    const shard = shardOf(key);
+    const shard = shardOf(key, this.#fenceKeys.length);
     return this.#consumeIn(shard, `${this.#markerPrefixes[shard]}${key}`, life, tag, 0);
   }
 
@@ -116,17 +121,23 @@ export class RedisStore implements Store {
   }
 
   increment(key: string, windowMs: number, by = 1): Promise<number> {
-    return this.#increments.increment(`${this.#prefix}counter:${key}`, Math.max(1, Math.ceil(windowMs)), by).catch(unavailable);
+    return this.#increments.increment(this.#batchedKey(`counter:${key}`), Math.max(1, Math.ceil(windowMs)), by).catch(unavailable);
   }
 
   async append(key: string, item: Uint8Array, ttlMs: number, cap: number): Promise<void> {
     const bytes = Buffer.from(item.buffer, item.byteOffset, item.byteLength);
-    await this.#lists.append(`${this.#prefix}list:${key}`, bytes, Math.max(1, Math.floor(cap)), Math.max(1, Math.ceil(ttlMs))).catch(unavailable);
+    await this.#lists.append(this.#batchedKey(`list:${key}`), bytes, Math.max(1, Math.floor(cap)), Math.max(1, Math.ceil(ttlMs))).catch(unavailable);
   }
 
   async lists(keys: readonly string[]): Promise<Uint8Array[][]> {
-    const lists = await this.#lists.read(keys.map((k) => `${this.#prefix}list:${k}`)).catch(unavailable);
+    const lists = await this.#lists.read(keys.map((k) => this.#batchedKey(`list:${k}`))).catch(unavailable);
     return lists.map((items) => items.map((b) => new Uint8Array(b)));
+  }
+
+  /** The Redis key of a counter or list (see #batchedPrefixes). */
+  #batchedKey(name: string): string {
+    const prefixes = this.#batchedPrefixes;
+    return `${prefixes.length === 1 ? prefixes[0] : prefixes[shardOf(name, prefixes.length)]}${name}`;
   }
 
   since(): number {
@@ -173,7 +184,7 @@ export class RedisStore implements Store {
       if (ping !== undefined) return { ok: false, detail: `redis: ${ping}` };
     }
     if (down.length === 0) return { ok: true };
-    const every = down.reduce((n, d) => n + d.shards, 0) === MARKER_SHARDS;
+    const every = down.reduce((n, d) => n + d.shards, 0) === this.#fenceKeys.length;
     const detail = `redis: ${down.map((d) => `${d.part}: ${d.problem}`).join('; ')}`;
     return every ? { ok: false, detail } : { ok: true, detail, down: down.map(({ part, problem }) => ({ part, problem })) };
   }
@@ -202,18 +213,4 @@ export class RedisStore implements Store {
     clearInterval(this.#timer);
     await closeRedis(this.#redis);
   }
-}
-
-/**
- * Called on the key rather than looked up on it: keys are joined strings of several shapes, and
- * `key.charCodeAt` was seen to cost a generic property lookup for every character.
- */
-const charCodeAt = String.prototype.charCodeAt;
-
-/** FNV-1a of the key, to pick its shard (exported for the tests that need to know where a marker lives). */
-export function shardOf(key: string): number {
-  let h = 0x811c9dc5;
-  const length = key.length;
-  for (let i = 0; i < length; i++) h = Math.imul(h ^ charCodeAt.call(key, i), 0x01000193);
-  return (h >>> 0) % MARKER_SHARDS;
 }

@@ -4,7 +4,8 @@
  * once-a-second check runs (the consume script compares the fence's Redis process with its own).
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { RedisStore, shardOf } from '../../../src/store/redis/RedisStore.js';
+import { RedisStore } from '../../../src/store/redis/RedisStore.js';
+import { markerShardTags, shardOf } from '../../../src/store/redis/markerShards.js';
 import { type TestCluster, startRedisCluster } from '../../helpers/redisCluster.js';
 import { until } from '../../helpers/until.js';
 
@@ -22,7 +23,8 @@ it('a promoted replica missing the newest marker: what was issued before is refu
   // No periodic check within the test: only the consume itself can notice the change of process.
   const store = await RedisStore.open({ ...config, checkIntervalMs: 3_600_000 });
   try {
-    const tag = `{m${shardOf('ticket')}}`;
+    const tags = markerShardTags(true);
+    const tag = `{${tags[shardOf('ticket', tags.length)]}}`;
     const primary = await cluster.primaryOf(tag);
     const primaryId = String(await primary.command('CLUSTER', 'MYID'));
     const replicaLine = String(await primary.command('CLUSTER', 'NODES'))
