@@ -58,8 +58,11 @@ const TARGETS: { name: string; metric: string; min?: number; max?: number; label
   { name: '/verify whole machine, WORKERS=N vs N x WORKERS=1', metric: 'scaling_ratio', min: 0.8, label: '>= 80%' },
 ];
 
-/** Metrics where a smaller value is better (the rest: larger is better). */
-const lowerIsBetter = (metric: string) => /_p50_ms$|_p99_ms$|_cpu_us$|^rss_/.test(metric);
+/**
+ * Metrics where a smaller value is better (the rest: larger is better); the whole-machine run's
+ * carry the thread count after them (`scaling_verify_cpu_us_1`, `_n`).
+ */
+const lowerIsBetter = (metric: string) => /_p50_ms$|_p99_ms$|_cpu_us(_1|_n)?$|^rss_/.test(metric);
 
 function compare(current: Record<string, number>, baseline: Record<string, number> | undefined): string[] {
   if (baseline === undefined) return [];
@@ -68,7 +71,7 @@ function compare(current: Record<string, number>, baseline: Record<string, numbe
     const before = baseline[metric];
     // The denominators measure the machine, CPU use and absolute RSS describe the run: only
     // the server's own numbers can regress.
-    if (before === undefined || before === 0 || /^ceiling_|^floor_|^ecdsa_|_cpu_pct$|^rss_(before|after)/.test(metric)) continue;
+    if (before === undefined || before === 0 || /^ceiling_|^floor_|^ecdsa_|_cpu_pct(_1|_n)?$|^rss_(before|after)/.test(metric)) continue;
     const change = (now - before) / Math.abs(before);
     const worse = lowerIsBetter(metric) ? change > 0.1 : change < -0.1;
     // Sub-millisecond latencies and an RSS growth of a few MiB jitter by more than 10%.
