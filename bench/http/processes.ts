@@ -73,13 +73,13 @@ export async function spawnChild(cmd: string[], env: Record<string, string>, pro
   };
 }
 
+/** The servers' challenge life: long enough for the /verify bodies made before the run to stay live through it. */
+export const BENCH_CHALLENGE_TTL_MS = 600_000;
+
 /**
  * The bench server; `env` adds to (or overrides) its settings, e.g. STORE=redis. WORKERS=1 and
  * pinned to one core unless `whole` (the whole machine, for WORKERS > 1).
  */
-/** The servers' challenge life: long enough for the /verify bodies made before the run to stay live through it. */
-export const BENCH_CHALLENGE_TTL_MS = 600_000;
-
 export async function startServer(env: Record<string, string> = {}, whole = false): Promise<Child> {
   const cli = join(repoRoot, 'dist', 'cli.js');
   if (!existsSync(cli)) throw new Error('dist/cli.js is missing: run `npm run build` first');
