@@ -52,10 +52,10 @@ export class RedisStore implements Store {
   /**
    * On a Cluster, per shard: the start of the counters' and lists' keys, in the shard's slot, so a
    * turn's counters or lists are at most one call per shard however many clients and trace
-   * buckets it has (each key of its own slot would be a call each). On one Redis, no hash tag:
-   * the keys of earlier versions.
+   * buckets it has (each key of its own slot would be a call each). Undefined on one Redis: no
+   * hash tag, the keys of earlier versions.
    */
-  readonly #batchedPrefixes: readonly string[];
+  readonly #batchedPrefixes: readonly string[] | undefined;
   readonly #now: () => number;
   readonly #timer: NodeJS.Timeout;
   /** On a Cluster: the primary of each slot at the last look, and how many slots changed primary since the first. */
@@ -77,11 +77,12 @@ export class RedisStore implements Store {
     this.#scripts = defineScripts(redis, SCRIPTS);
     // On a Cluster every call is split by slot (and fewer marker shards mean fewer calls); one
     // Redis takes any keys in one call.
-    const tags = markerShardTags(redis instanceof Cluster);
+    const cluster = redis instanceof Cluster;
+    const tags = markerShardTags(cluster);
     this.#fenceKeys = tags.map((tag) => `${this.#prefix}{${tag}}:fence`);
     this.#markerPrefixes = tags.map((tag) => `${this.#prefix}{${tag}}:marker:`);
-    this.#batchedPrefixes = redis instanceof Cluster ? tags.map((tag) => `${this.#prefix}{${tag}}:`) : [this.#prefix];
-    const slotOf = redis instanceof Cluster ? calculateSlot : ONE_SLOT;
+    this.#batchedPrefixes = cluster ? tags.map((tag) => `${this.#prefix}{${tag}}:`) : undefined;
+    const slotOf = cluster ? calculateSlot : ONE_SLOT;
     this.#consumes = new ConsumeBatcher(this.#scripts.consumeEachOnce, slotOf);
     this.#increments = new IncrementBatcher(this.#scripts.countEachInWindow, slotOf);
     this.#lists = new ListBatcher(this.#scripts, slotOf);
@@ -137,7 +138,7 @@ export class RedisStore implements Store {
   /** The Redis key of a counter or list (see #batchedPrefixes). */
   #batchedKey(name: string): string {
     const prefixes = this.#batchedPrefixes;
-    return `${prefixes.length === 1 ? prefixes[0] : prefixes[shardOf(name, prefixes.length)]}${name}`;
+    return prefixes === undefined ? `${this.#prefix}${name}` : `${prefixes[shardOf(name, prefixes.length)]}${name}`;
   }
 
   since(): number {
