@@ -32,12 +32,14 @@ export async function leaveOneLayingOut(
   people: LaidPeople,
   calibrationBots: readonly Sample[],
   heldOutBots: readonly Sample[],
-  options: FitOptions,
+  /** The fit's options on the people it takes (what is read from people, the laying's are not in). */
+  optionsFor: (humans: readonly Sample[]) => FitOptions,
 ): Promise<LayingLeftOut[]> {
   const layings = Object.keys(people.calibration);
   const out: LayingLeftOut[] = [];
   for (const laying of layings) {
     const humans = layings.filter((l) => l !== laying).flatMap((l) => people.calibration[l]!);
+    const options = optionsFor(humans);
     const table = await fitCalibration(kernel, base, values, humans, calibrationBots, options);
     const rates: LayingLeftOut['people'] = {};
     for (const l of layings) {

@@ -17,7 +17,7 @@ import { layingShifts } from './layingShift.js';
 import { LAYINGS } from './layings/index.js';
 import { MODEL_FEATURES } from '../../src/core/scoring/fit/fitTable.js';
 import { v3Recipe } from './v3Recipe.js';
-import { CAPTURES, openKernel, throttle, type Capture } from './samples.js';
+import { CAPTURES, openKernel, throttle, type Capture, type Sample } from './samples.js';
 import { pct, quantiles } from './stats.js';
 import { canvasMoves, recordedMoves, skipsCells, stepCells } from './steps.js';
 import { drawReport } from './drawReport.js';
@@ -70,10 +70,12 @@ const shifts = layingShifts(
   cal.bots,
 );
 const recipe = v3Recipe(shifts);
+/** The fit's options on these people: the smoothness gate is read from whichever people a fit takes. */
+const optionsFor = (humans: readonly Sample[]) => recipe.optionsFor(humans.map((h) => values.get(h)!));
 const base: ScoringTable = { ...scoringTables.v3, version: 'v3' };
 let table: ScoringTable = scoringTables.v3;
 if (fit) {
-  table = await fitCalibration(kernel, base, values, calHumans, cal.bots, recipe.options);
+  table = await fitCalibration(kernel, base, values, calHumans, cal.bots, optionsFor(calHumans));
   writeFileSync(tableFile, `${JSON.stringify(table, null, 2)}\n`);
   console.log(`table written, threshold ${table.threshold}`);
 }
@@ -87,9 +89,9 @@ for (const s of shifts) {
 }
 
 console.log('leave-one-laying-out: refitting without each laying, then without each bot family too...');
-const byLaying = await leaveOneLayingOut(kernel, base, values, people, cal.bots, data.bots, recipe.options);
+const byLaying = await leaveOneLayingOut(kernel, base, values, people, cal.bots, data.bots, optionsFor);
 console.log('leave-one-family-out (every laying fitted): refitting without each family...');
-const leftOut = await leaveOneFamilyOut(kernel, base, values, { humans: calHumans, bots: cal.bots }, data.bots, recipe.options);
+const leftOut = await leaveOneFamilyOut(kernel, base, values, { humans: calHumans, bots: cal.bots }, data.bots, optionsFor(calHumans));
 
 const t = table.threshold;
 const { scored, report } = await evaluate(kernel, table, data, t);
@@ -150,7 +152,7 @@ mkdirSync(resultsDir, { recursive: true });
 writeFileSync(path.join(resultsDir, 'scores.svg'), drawReport(scored, t));
 writeFileSync(
   path.join(resultsDir, 'summary.json'),
-  `${JSON.stringify({ table: table.version, threshold: t, seed: SEED, layings: LAYINGS.map(({ name, description }) => ({ name, description })), shifts, dropped: recipe.dropped, bounded: recipe.bounded, people: shipped, leaveOneLayingOut: byLaying, ...report, leftOut, steps }, null, 2)}\n`,
+  `${JSON.stringify({ table: table.version, threshold: t, seed: SEED, layings: LAYINGS.map(({ name, description }) => ({ name, description })), shifts, dropped: recipe.dropped, bounded: recipe.bounded, gates: table.types.mouse.gates, people: shipped, leaveOneLayingOut: byLaying, ...report, leftOut, steps }, null, 2)}\n`,
 );
 console.log(`\nwrote ${path.relative(repoRoot, resultsDir)}/scores.svg and summary.json`);
 

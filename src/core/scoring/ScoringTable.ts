@@ -46,8 +46,9 @@ export type ScoredFeature = FeatureName | KeyboardFeatureName;
  * A machine's signature: a measured value below `below` refuses the solve alone, whatever the
  * rest of the model reads (score 0, the feature's reason code first). Set where no modelled person
  * falls (a keyboard solve with no keyups, gaps of one fixed length), so that moving the model's
- * bias towards people never lets such a script through. A value the solve gives too little to
- * measure trips no gate.
+ * bias towards people never lets such a script through, or past all but a thousandth of the
+ * calibration people on a feature that is the person's own whatever the laying (pointer motion
+ * smoother than people's). A value the solve gives too little to measure trips no gate.
  */
 export interface ScoringGate<F extends ScoredFeature = ScoredFeature> {
   feature: F;

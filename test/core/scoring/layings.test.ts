@@ -10,7 +10,7 @@ import { ksDistance, layingShifts } from '../../../bench/calibrate/layingShift.j
 import { CELL } from '../../../bench/calibrate/mazePath.js';
 import { Rng } from '../../../bench/calibrate/random.js';
 import type { CalibrationKernel, Sample } from '../../../bench/calibrate/samples.js';
-import { v3Recipe, GEOMETRY_FLOOR } from '../../../bench/calibrate/v3Recipe.js';
+import { v3Recipe, GEOMETRY_FLOOR, SMOOTHEST_PEOPLE_SHARE, SMOOTHNESS_GATE_FEATURE, peopleShareGate } from '../../../bench/calibrate/v3Recipe.js';
 import { FEATURE_NAMES } from '../../../src/kernel/features.js';
 import { kernelWithFeatures } from './kernelWithFeatures.js';
 
@@ -50,12 +50,30 @@ describe('v3Recipe', () => {
     expect(rail.byLaying).toBe(1);
     expect(rail.separation).toBeLessThan(1);
     const recipe = v3Recipe(shifts);
+    const options = recipe.optionsFor([...values.values()]);
     expect(recipe.dropped).toEqual(['on_rail_fraction']);
     expect(recipe.bounded).toContain('efficiency_ratio');
     expect(recipe.bounded).not.toContain('interval_cv');
-    expect(recipe.options.features!.map(([f]) => f)).not.toContain('on_rail_fraction');
-    expect(recipe.options.boundedFloor).toBe(GEOMETRY_FLOOR);
-    expect(recipe.options.onlyLowers).toBe(true);
+    expect(options.features!.map(([f]) => f)).not.toContain('on_rail_fraction');
+    expect(options.boundedFloor).toBe(GEOMETRY_FLOOR);
+    expect(options.onlyLowers).toBe(true);
+  });
+
+  it('gates motion smoother than all but a thousandth of the people it is given, read from those people', () => {
+    const rows = (values: number[]) =>
+      values.map((v) => {
+        const row = new Float64Array(FEATURE_NAMES.length);
+        row[FEATURE_NAMES.indexOf(SMOOTHNESS_GATE_FEATURE)] = v;
+        return row;
+      });
+    // 2,000 people at 1..2000 (and one who gave no value): the gate sits at the third smallest.
+    const people = rows([...Array.from({ length: 2000 }, (_, i) => 2000 - i), NaN]);
+    const recipe = v3Recipe([]);
+    expect(SMOOTHEST_PEOPLE_SHARE).toBe(0.001);
+    expect(recipe.optionsFor(people).gates).toEqual([{ feature: SMOOTHNESS_GATE_FEATURE, below: 3 }]);
+    expect(recipe.optionsFor(rows([0.5, 0.7, 0.9])).gates).toEqual([{ feature: SMOOTHNESS_GATE_FEATURE, below: 0.5 }]);
+    expect(peopleShareGate('jerk_norm', rows([1.234567891, 5]), 0.001).below).toBe(1.2346);
+    expect(() => recipe.optionsFor(rows([NaN]))).toThrow(/no person/);
   });
 });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FEATURE_NAMES } from '../../../src/kernel/features.js';
 import { modelLogit, termContributions, trippedGate } from '../../../src/core/scoring/scoreFeatures.js';
+import { pointerScore } from '../../../src/core/scoring/fit/pointerScore.js';
 import { KEYBOARD_FEATURE_NAMES } from '../../../src/core/scoring/keyboard/measureKeyboard.js';
 import { scoringTables, type InputTable, type ScoringTerm } from '../../../src/core/scoring/ScoringTable.js';
 
@@ -80,9 +81,27 @@ describe('trippedGate', () => {
     expect(trippedGate({ bias: 0, terms: [] }, { kernel: new Float64Array(0), keyboard: keyboard(0, 0) })).toBeUndefined();
   });
 
-  it('gates the shipped v3 keyboard model, and no pointer model', () => {
+  it('gates the shipped v3 keyboard model on keyups and rhythm, its pointer models on smoothness alone, and no pointer model of v1 or v2', () => {
     expect(scoringTables.v3.types.keyboard.gates?.map((g) => g.feature)).toEqual(['keyboard_keyup_fraction', 'keyboard_gap_spread']);
-    for (const type of ['mouse', 'touch', 'pen'] as const) expect(scoringTables.v3.types[type].gates).toBeUndefined();
+    for (const type of ['mouse', 'touch', 'pen'] as const) {
+      expect(scoringTables.v3.types[type].gates?.map((g) => g.feature)).toEqual(['jerk_norm']);
+      expect(scoringTables.v2.types[type].gates).toBeUndefined();
+      expect(scoringTables.v1.types[type].gates).toBeUndefined();
+    }
+  });
+
+  it("in the shipped v3 table, refuses a trace at the people's median on every term only when its jerk falls below the gate", () => {
+    const mouse = scoringTables.v3.types.mouse;
+    const below = mouse.gates![0]!.below;
+    const trace = (jerk: number) => {
+      const values = new Float64Array(FEATURE_NAMES.length);
+      for (const t of mouse.terms) values[FEATURE_NAMES.indexOf(t.feature as (typeof FEATURE_NAMES)[number])] = t.transform === 'log' ? Math.exp(t.center) - 0.01 : t.center;
+      values[FEATURE_NAMES.indexOf('jerk_norm')] = jerk;
+      return values;
+    };
+    expect(pointerScore(scoringTables.v3, trace(below))).toBeGreaterThanOrEqual(scoringTables.v3.threshold);
+    expect(pointerScore(scoringTables.v3, trace(below * (1 - 1e-9)))).toBe(0);
+    expect(trippedGate(mouse, { kernel: trace(below * (1 - 1e-9)) })).toBe('jerk_norm');
   });
 });
 

@@ -1,5 +1,5 @@
 import { FEATURE_NAMES, type FeatureName } from '../../../kernel/features.js';
-import type { InputTable, ScoringTerm } from '../ScoringTable.js';
+import type { InputTable, ScoringGate, ScoringTerm } from '../ScoringTable.js';
 
 /** Pointer features the model weighs (counts, absolute sizes and sanity fields are left out). */
 export const MODEL_FEATURES: readonly [FeatureName, ScoringTerm['transform']][] = [
@@ -54,6 +54,8 @@ export interface FitOptions {
   boundedFloor?: number;
   /** Signed terms count only where they lower the score (ScoringTerm.onlyLowers). */
   onlyLowers?: boolean;
+  /** Gates the model keeps as given (ScoringGate): a value below one refuses alone. Default none. */
+  gates?: readonly ScoringGate[];
   /** L2 penalty. */
   lambda?: number;
   iterations?: number;
@@ -124,5 +126,6 @@ export function fitTable(data: readonly Labelled[], opts: FitOptions = {}): Inpu
     bias: round(bias),
     terms: terms.map((t, k) => ({ ...t, center: round(t.center), scale: round(t.scale), weight: round(w[k]!) })).filter((t) => !t.fold || t.weight !== 0),
     ...(floor !== undefined ? { boundedFloor: floor } : {}),
+    ...(opts.gates !== undefined && opts.gates.length > 0 ? { gates: opts.gates.map((g) => ({ ...g })) } : {}),
   };
 }

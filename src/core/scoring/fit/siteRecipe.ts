@@ -8,7 +8,9 @@ import type { FitOptions } from './fitTable.js';
  * pointing data is laid on mazes moves them, stay out), the same corridor-geometry terms bounded
  * together by the same floor, and signed terms that only lower a score when the shipped ones do.
  * So a site fit cannot make corridor geometry reject a person alone, nor let looking very human
- * on one feature buy back looking scripted on another.
+ * on one feature buy back looking scripted on another. The shipped gates are kept as they are: a
+ * site's sample is traffic the shipped table accepted, so a bound read from it again would only
+ * ever rise.
  */
 export function siteRecipe(shipped: InputTable): FitOptions & { features: [FeatureName, ScoringTerm['transform']][] } {
   const features = new Map<FeatureName, ScoringTerm['transform']>();
@@ -23,5 +25,6 @@ export function siteRecipe(shipped: InputTable): FitOptions & { features: [Featu
     features: [...features],
     ...(bounded.size > 0 ? { bounded, boundedFloor: shipped.boundedFloor } : {}),
     onlyLowers,
+    ...(shipped.gates !== undefined ? { gates: shipped.gates } : {}),
   };
 }

@@ -60,6 +60,9 @@ describe.skipIf(!hasHumans)('fitSiteTable on the accepted traffic of held-out pe
   it("keeps v3's recipe: bounded geometry cannot reject a person alone, signed terms only lower, keyboard verdicts unchanged", () => {
     const model = fit.table.types.mouse;
     expect(model.boundedFloor).toBe(v3.types.mouse.boundedFloor);
+    // The smoothness gate as shipped: the sample passed it, so a bound read from it would rise.
+    expect(v3.types.mouse.gates?.length).toBeGreaterThan(0);
+    expect(model.gates).toEqual(v3.types.mouse.gates);
     expect(new Set(model.terms.filter((t) => t.bounded).map((t) => t.feature))).toEqual(new Set(v3.types.mouse.terms.filter((t) => t.bounded).map((t) => t.feature)));
     expect(model.terms.filter((t) => !t.fold).every((t) => t.onlyLowers)).toBe(true);
     // Traces at the sample's median on every weighed feature but corridor geometry, which sits
