@@ -41,6 +41,7 @@ const SECTIONS: Record<string, Runner> = {
   kernel: runKernelBench,
   signature: optional('./signature.js', 'runSignatureBench'),
   http: optional('./http.js', 'runHttpBench'),
+  floors: optional('./floors.js', 'runFloorsBench'),
   stages: optional('./verifyStages.js', 'runVerifyStagesBench'),
   keyboard: optional('./keyboardScoring.js', 'runKeyboardScoringBench'),
   dashboard: optional('./dashboardTurns.js', 'runDashboardBench'),
