@@ -39,15 +39,15 @@ async function read(m: RouteMeasurements, server: Child, r: Reading): Promise<Ro
     await m.measure(`${r.floor}_floor_warm`, floor, { ...r.floorLoad, count: WARM_UP });
     const share = COUNT / ROUNDS;
     let route = 0;
-    let least = 0;
+    let floorUs = 0;
     for (let i = 0; i < ROUNDS; i++) {
       const bodies = r.load.bodies.length > 1 ? r.load.bodies.slice(i * share, (i + 1) * share) : r.load.bodies;
       await m.measure(`${r.floor}_${i}`, server, { ...r.load, bodies, count: share });
       await m.measure(`${r.floor}_floor_${i}`, floor, { ...r.floorLoad, count: share });
       route += m.metrics[`${r.floor}_${i}_cpu_us`]! / ROUNDS;
-      least += m.metrics[`${r.floor}_floor_${i}_cpu_us`]! / ROUNDS;
+      floorUs += m.metrics[`${r.floor}_floor_${i}_cpu_us`]! / ROUNDS;
     }
-    return { name: r.route, 'route CPU µs/req': route, 'floor CPU µs/req': least, 'ratio per CPU-s': least / route, target: r.target };
+    return { name: r.route, 'route CPU µs/req': route, 'floor CPU µs/req': floorUs, 'ratio per CPU-s': floorUs / route, target: r.target };
   } finally {
     await floor.stop();
   }

@@ -32,7 +32,7 @@ export async function leaveOneLayingOut(
   people: LaidPeople,
   calibrationBots: readonly Sample[],
   heldOutBots: readonly Sample[],
-  /** The fit's options on the people it takes (what is read from people, the laying's are not in). */
+  /** The fit's options for the people it is given: what the options read from people never sees the left-out laying. */
   optionsFor: (humans: readonly Sample[]) => FitOptions,
 ): Promise<LayingLeftOut[]> {
   const layings = Object.keys(people.calibration);

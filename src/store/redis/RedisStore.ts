@@ -16,7 +16,7 @@ import { consumeEachOnce } from './scripts/consumeEachOnce.js';
 import { countEachInWindow } from './scripts/countEachInWindow.js';
 import { openFence } from './scripts/openFence.js';
 import { readEachList } from './scripts/readEachList.js';
-import { markerShardTags, shardOf } from './markerShards.js';
+import { CLUSTER_SLOTS, markerShardTags, shardOf } from './markerShards.js';
 
 export interface RedisStoreOptions extends RedisConfig {
   /** How often the server's identity and the fences are re-checked. Default 1000 ms. */
@@ -26,9 +26,6 @@ export interface RedisStoreOptions extends RedisConfig {
   /** Clock in epoch ms. Default Date.now. */
   now?: () => number;
 }
-
-/** The slots of a Redis Cluster. */
-const CLUSTER_SLOTS = 16_384;
 
 const SCRIPTS = { consumeEachOnce, countEachInWindow, appendEachCapped, readEachList, openFence };
 

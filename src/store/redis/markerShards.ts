@@ -19,7 +19,8 @@ export const MARKER_SHARDS = 16;
  */
 export const CLUSTER_MARKER_SHARDS = 6;
 
-const CLUSTER_SLOTS = 16_384;
+/** The slots of a Redis Cluster. */
+export const CLUSTER_SLOTS = 16_384;
 
 /**
  * The hash tags of the marker shards (without braces). A Cluster's shard `i` gets the first tag

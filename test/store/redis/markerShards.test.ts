@@ -1,6 +1,6 @@
 import calculateSlot from 'cluster-key-slot';
 import { describe, expect, it } from 'vitest';
-import { CLUSTER_MARKER_SHARDS, MARKER_SHARDS, markerShardTags, shardOf } from '../../../src/store/redis/markerShards.js';
+import { CLUSTER_MARKER_SHARDS, CLUSTER_SLOTS, MARKER_SHARDS, markerShardTags, shardOf } from '../../../src/store/redis/markerShards.js';
 
 describe('marker shards', () => {
   it('on one Redis keeps the 16 tags of earlier versions, so what was consumed before an upgrade stays consumed', () => {
@@ -15,9 +15,9 @@ describe('marker shards', () => {
     const slots = tags.map((tag) => calculateSlot(tag));
     expect(new Set(slots).size).toBe(tags.length);
     for (const primaries of [1, 2, 3, 6]) {
-      // Primary p serves the slots [p * 16384 / n, (p + 1) * 16384 / n), as redis-cli --cluster create splits them.
+      // Primary p serves the slots [p * CLUSTER_SLOTS / n, (p + 1) * CLUSTER_SLOTS / n), as redis-cli --cluster create splits them.
       const held = Array.from({ length: primaries }, () => 0);
-      for (const slot of slots) held[Math.floor((slot * primaries) / 16_384)]!++;
+      for (const slot of slots) held[Math.floor((slot * primaries) / CLUSTER_SLOTS)]!++;
       expect(held).toEqual(held.map(() => tags.length / primaries));
     }
   });
