@@ -11,6 +11,8 @@ interface Consume {
   fence: string;
   marker: string;
   ttlMs: number;
+  /** Epoch ms: compared with the fence's cutoff inside the script. */
+  issuedAt: number;
   tag: string;
 }
 
@@ -40,8 +42,8 @@ export class ConsumeBatcher {
     this.#batcher = new TurnBatcher((consumes) => sendConsumes(consumeEachOnce, slotOf, consumes));
   }
 
-  consume(fenceKey: string, fence: string, marker: string, ttlMs: number, tag: string): Promise<ConsumeReply> {
-    return this.#batcher.add({ fenceKey, fence, marker, ttlMs, tag });
+  consume(fenceKey: string, fence: string, marker: string, ttlMs: number, issuedAt: number, tag: string): Promise<ConsumeReply> {
+    return this.#batcher.add({ fenceKey, fence, marker, ttlMs, issuedAt, tag });
   }
 }
 

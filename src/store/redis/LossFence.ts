@@ -26,7 +26,7 @@ interface Shard {
   fence: string | undefined;
   /** Why the last opening failed, while it did. */
   problem: string | undefined;
-  /** Epoch ms since which the shard's markers are whole. */
+  /** The newest stamp seen on the shard's fences (epoch ms), for Store.since. */
   since: number;
 }
 
@@ -41,8 +41,10 @@ interface Shard {
  * instead: the fence records the run_id of the process it was opened under, and the consume script
  * refuses a fence of another process than the one running it, so the first consume there makes
  * this node open the fence again (openFence replaces it), and so does the check every second.
- * Whoever replaces a fence stamps it with its own clock plus the clock skew, and every node adopts
- * the newest stamp of each shard as that shard's `since`: anything issued before is refused.
+ * Whoever replaces a fence stamps it with its own clock plus the clock skew, and the consume script
+ * refuses anything issued before the stamp of the fence it finds, in the step that writes the
+ * marker (never here: a fence opened again after a comparison made here would let the consume
+ * through on the new process). The newest stamp seen is this node's `since` (Store.since).
  *
  * Shards are opened independently: on a Redis Cluster a shard whose primary is down is refused
  * (503) while the others go on.
@@ -59,11 +61,6 @@ export class LossFence {
   constructor(opts: LossFenceOptions) {
     this.#opts = opts;
     this.#shards = opts.fenceKeys.map(() => ({ fence: undefined, problem: 'not checked yet', since: 0 }));
-  }
-
-  /** Epoch ms since which the markers of `shard` are whole. */
-  since(shard: number): number {
-    return this.#shards[shard]!.since;
   }
 
   /** The latest `since` of every shard. */

@@ -99,19 +99,22 @@ export class RedisStore implements Store {
 
   /**
    * One attempt at a consume. A fence that moved is adopted and the consume tried again; three
-   * moves in a row mean churn. Plain promise chains, no async function: this runs for every
-   * request and each await would add a promise and a turn of the microtask queue.
+   * moves in a row mean churn. Nothing is compared with the fence's cutoff here: the script
+   * compares `life.issuedAt` with the cutoff of the fence it finds, in the step that writes the
+   * marker, since a fence opened again while this call waited (`known`, `moved`) would otherwise
+   * slip between a comparison made here and the write. Plain promise chains, no async function:
+   * this runs for every request and each await would add a promise and a turn of the microtask
+   * queue.
    */
   #consumeIn(shard: number, marker: string, life: Lifetime, tag: string, attempt: number): Promise<ConsumeResult> {
     if (attempt === 3) return Promise.reject(new StoreUnavailableError('the loss fence kept moving'));
-    if (life.issuedAt < this.#fence.since(shard)) return Promise.resolve('used');
     const fenceKey = this.#fenceKeys[shard]!;
     const ttl = Math.max(1, Math.ceil(life.expiresAt - this.#now()));
     const ready = this.#fence.ready(shard);
     const reply =
       ready !== undefined
-        ? this.#consumes.consume(fenceKey, ready, marker, ttl, tag)
-        : this.#fence.known(shard).then((fence) => this.#consumes.consume(fenceKey, fence, marker, ttl, tag));
+        ? this.#consumes.consume(fenceKey, ready, marker, ttl, life.issuedAt, tag)
+        : this.#fence.known(shard).then((fence) => this.#consumes.consume(fenceKey, fence, marker, ttl, life.issuedAt, tag));
     return reply.then(
       (r) => (typeof r === 'string' ? r : this.#fence.moved(shard, r.fence).then(() => this.#consumeIn(shard, marker, life, tag, attempt + 1))),
       unavailable,

@@ -1,17 +1,24 @@
 /**
  * consume-each-once-unless-fence-moved: marks things used, each once, in the same atomic step that
- * checks their shard's loss fence. The consumes issued together share a call, grouped by shard.
+ * checks their shard's loss fence and compares each thing's issue time with the fence's cutoff.
+ * The consumes issued together share a call, grouped by shard.
  *
  * KEYS, per group: the fence of a shard, then its markers (all in that shard's hash tag).
  * ARGV[1], the groups' values as one text (see encodeConsumes): per group the number of markers
- * and the fence value the caller knows, then for each marker its life in ms and its tag ('' =
- * none). One argument rather than three per marker: the client prepares and the server parses
- * every argument on its own, and that was most of the cost of a call.
+ * and the fence value the caller knows, then for each marker its life in ms, its issue time
+ * (epoch ms) and its tag ('' = none). One argument rather than four per marker: the client
+ * prepares and the server parses every argument on its own, and that was most of the cost of a
+ * call.
  *
  * Returns one reply per group, in order: a string with one letter per marker, `f` (fresh: set
- * now, `SET NX PX`), `a` (again: set before with the same non-empty tag) or `u` (used); or
- * {'fence', current-or-false} without writing anything of that group when its fence is not the
- * one the caller knows: the markers the caller relied on may be gone with it. The fence must also
+ * now, `SET NX PX`), `a` (again: set before with the same non-empty tag) or `u` (used: set
+ * before, or issued before the fence's `since`, when the markers may have been lost, and then
+ * nothing is written); or {'fence', current-or-false} without writing anything of that group when
+ * its fence is not the one the caller knows: the markers the caller relied on may be gone with
+ * it. The cutoff is read here, from the fence key, never taken from the caller: a node that
+ * compared before sending could see the fence opened again between its comparison and the
+ * consume (a failover whose first re-opening failed), and redeem on the new process what its
+ * lost markers had used. The fence must also
  * name the process running the script (its run_id, see openFence); when it names another, the
  * reply is {'fence', false}: this process may be a promoted replica that never received the
  * newest markers, or a restart that lost them, and the caller must open a new fence before any
@@ -39,14 +46,17 @@ local out, k = {}, 1
 while at <= #text do
   local n, known = number(), bytes()
   local fence = redis.call('GET', KEYS[k])
-  if fence ~= known or string.sub(fence, -#ours) ~= ours then
-    for i = 1, n do number(); bytes() end
+  local since = fence and tonumber(string.match(fence, '^[^|]*|([^|]*)|'))
+  if fence ~= known or string.sub(fence, -#ours) ~= ours or not since then
+    for i = 1, n do number(); number(); bytes() end
     out[#out + 1] = {'fence', fence and string.sub(fence, -#ours) == ours and fence}
   else
     local verdicts = {}
     for i = 1, n do
-      local marker, ttl, tag = KEYS[k + i], number(), 't' .. bytes()
-      if redis.call('SET', marker, tag, 'PX', ttl, 'NX') then
+      local marker, ttl, issued, tag = KEYS[k + i], number(), number(), 't' .. bytes()
+      if not (issued and issued >= since) then
+        verdicts[i] = 'u'
+      elseif redis.call('SET', marker, tag, 'PX', ttl, 'NX') then
         verdicts[i] = 'f'
       elseif tag ~= 't' and redis.call('GET', marker) == tag then
         verdicts[i] = 'a'
@@ -63,14 +73,15 @@ return out
 } as const;
 
 /**
- * The text of ARGV[1]: numbers in decimal, texts as their length in bytes then their bytes, each
- * followed by a space. A length, not a separator, delimits a text: a tag may hold any character.
+ * The text of ARGV[1]: numbers as JavaScript writes them (Lua's tonumber reads every finite one;
+ * an issue time not at or after the cutoff, NaN or unreadable included, is refused as used), texts as their length in bytes then
+ * their bytes, each followed by a space. A length, not a separator, delimits a text: a tag may hold any character.
  */
-export function encodeConsumes(groups: readonly { fence: string; consumes: readonly { ttlMs: number; tag: string }[] }[]): string {
+export function encodeConsumes(groups: readonly { fence: string; consumes: readonly { ttlMs: number; issuedAt: number; tag: string }[] }[]): string {
   let text = '';
   for (const { fence, consumes } of groups) {
     text += `${consumes.length} ${textField(fence)}`;
-    for (const { ttlMs, tag } of consumes) text += `${ttlMs} ${textField(tag)}`;
+    for (const { ttlMs, issuedAt, tag } of consumes) text += `${ttlMs} ${issuedAt} ${textField(tag)}`;
   }
   return text;
 }
