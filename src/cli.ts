@@ -95,10 +95,12 @@ if (!threaded) {
   };
 }
 
-const api = `${url}${config.apiPrefix || '/'}`;
+// The API's routes sit under the prefix (and at the root); every URL named here answers a GET.
+const api = `${url}${config.apiPrefix}/`;
+const apiWhere = config.apiPrefix === '' ? api : `${api} (and ${url}/)`;
 log.info(
   { url, demo: `${url}/`, api, openapi: `${url}/openapi.json`, scoring: config.scoring, passkeys: config.webauthn.mode, store: config.store.kind, workers: config.workers },
-  `ariadne ready: demo ${url}/ · API ${api} (and at the root) · OpenAPI ${url}/openapi.json`,
+  `ariadne ready: demo ${url}/ · API routes under ${apiWhere}: POST challenge, verify, siteverify · OpenAPI ${url}/openapi.json`,
 );
 
 let stopping = false;
