@@ -7,6 +7,7 @@
  */
 import { loadConfig } from './config.js';
 import { createLogger } from './cli/createLogger.js';
+import { demoSiteNotice } from './cli/demoSiteNotice.js';
 import { serveHere } from './cli/serveHere.js';
 import { startServerThreads } from './cli/startServerThreads.js';
 import { describeSites, needsPasskeys, reloadSitesOnSighup } from './cli/startSites.js';
@@ -46,6 +47,8 @@ if (!sitesLoaded.ok) {
 }
 const sites = new SiteRegistry(sitesLoaded.snapshot);
 log.info(describeSites(sitesLoaded.snapshot));
+const demoNotice = demoSiteNotice(sitesLoaded.snapshot);
+if (demoNotice !== undefined) log.warn(demoNotice);
 const threaded = config.workers > 1;
 const stores = await openStore(config, log, { passkeys: needsPasskeys(sitesLoaded.snapshot), threads: threaded }).catch(fatal);
 const { store, credentials } = stores;
