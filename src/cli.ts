@@ -8,6 +8,7 @@
 import { loadConfig } from './config.js';
 import { createLogger } from './cli/createLogger.js';
 import { demoSiteNotice } from './cli/demoSiteNotice.js';
+import { describeCollection } from './cli/describeCollection.js';
 import { serveHere } from './cli/serveHere.js';
 import { startServerThreads } from './cli/startServerThreads.js';
 import { describeSites, needsPasskeys, reloadSitesOnSighup } from './cli/startSites.js';
@@ -105,6 +106,8 @@ log.info(
   { url, demo: `${url}/`, api, openapi: `${url}/openapi.json`, scoring: config.scoring, passkeys: config.webauthn.mode, store: config.store.kind, workers: config.workers },
   `ariadne ready: demo ${url}/ · API routes under ${apiWhere}: POST challenge, verify, siteverify · OpenAPI ${url}/openapi.json`,
 );
+
+for (const line of describeCollection(config, url)) log.info(line);
 
 let stopping = false;
 async function stop(signal: string): Promise<void> {
