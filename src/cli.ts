@@ -7,6 +7,8 @@
  */
 import { loadConfig } from './config.js';
 import { createLogger } from './cli/createLogger.js';
+import { demoSiteNotice } from './cli/demoSiteNotice.js';
+import { describeCollection } from './cli/describeCollection.js';
 import { serveHere } from './cli/serveHere.js';
 import { startServerThreads } from './cli/startServerThreads.js';
 import { describeSites, needsPasskeys, reloadSitesOnSighup } from './cli/startSites.js';
@@ -46,6 +48,8 @@ if (!sitesLoaded.ok) {
 }
 const sites = new SiteRegistry(sitesLoaded.snapshot);
 log.info(describeSites(sitesLoaded.snapshot));
+const demoNotice = demoSiteNotice(sitesLoaded.snapshot);
+if (demoNotice !== undefined) log.warn(demoNotice);
 const threaded = config.workers > 1;
 const stores = await openStore(config, log, { passkeys: needsPasskeys(sitesLoaded.snapshot), threads: threaded }).catch(fatal);
 const { store, credentials } = stores;
@@ -95,11 +99,15 @@ if (!threaded) {
   };
 }
 
-const api = `${url}${config.apiPrefix || '/'}`;
+// The API's routes sit under the prefix (and at the root); every URL named here answers a GET.
+const api = `${url}${config.apiPrefix}/`;
+const apiWhere = config.apiPrefix === '' ? api : `${api} (and ${url}/)`;
 log.info(
   { url, demo: `${url}/`, api, openapi: `${url}/openapi.json`, scoring: config.scoring, passkeys: config.webauthn.mode, store: config.store.kind, workers: config.workers },
-  `ariadne ready: demo ${url}/ · API ${api} (and at the root) · OpenAPI ${url}/openapi.json`,
+  `ariadne ready: demo ${url}/ · API routes under ${apiWhere}: POST challenge, verify, siteverify · OpenAPI ${url}/openapi.json`,
 );
+
+for (const line of describeCollection(config, url)) log.info(line);
 
 let stopping = false;
 async function stop(signal: string): Promise<void> {

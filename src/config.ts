@@ -312,6 +312,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
     if (production && config.testKeys) warnings.push('TEST_KEYS=on with NODE_ENV=production: the test site keys and secrets answer.');
     if (config.scoring.mode === 'off') warnings.push('SCORING_MODE=off: /verify does not score how human the motion looks.');
     if (config.scoring.keyboardMode === 'off') warnings.push('SCORING_KEYBOARD_MODE=off: /verify does not score keyboard solves.');
+    if (config.traces.sampleRate > 0 && config.dashboardToken === undefined) {
+      warnings.push(
+        `TRACE_SAMPLE_RATE=${config.traces.sampleRate} without DASHBOARD_TOKEN: traces are sampled and kept, but only the dashboard ` +
+          'downloads them (GET /dashboard/traces.jsonl). Set DASHBOARD_TOKEN, or TRACE_SAMPLE_RATE=0 to keep none.',
+      );
+    }
     return { ok: true, config, warnings };
   } catch (e) {
     if (e instanceof ConfigError) return { ok: false, error: `Invalid configuration: ${e.message}` };

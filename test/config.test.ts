@@ -165,6 +165,15 @@ describe('loadConfig', () => {
     }
   });
 
+  it('warns when TRACE_SAMPLE_RATE samples traces no dashboard can download, and only then', () => {
+    const alone = loadConfig({ SIGNING_SECRET: SECRET, TRACE_SAMPLE_RATE: '0.05' });
+    expect(alone.ok && alone.warnings).toEqual([expect.stringContaining('TRACE_SAMPLE_RATE=0.05 without DASHBOARD_TOKEN')]);
+    const withDashboard = loadConfig({ SIGNING_SECRET: SECRET, TRACE_SAMPLE_RATE: '0.05', DASHBOARD_TOKEN: 'x'.repeat(MIN_DASHBOARD_TOKEN_LENGTH) });
+    expect(withDashboard.ok && withDashboard.warnings).toEqual([]);
+    const none = loadConfig({ SIGNING_SECRET: SECRET, TRACE_SAMPLE_RATE: '0' });
+    expect(none.ok && none.warnings).toEqual([]);
+  });
+
   it('accepts POW_KEYBOARD_EXTRA_BITS at its bounds, 0 and 8', () => {
     for (const bits of [0, 8]) {
       const r = loadConfig({ SIGNING_SECRET: SECRET, POW_KEYBOARD_EXTRA_BITS: String(bits) });

@@ -9,6 +9,7 @@ import { driftReportHtml } from './driftReportHtml.js';
 import { writeSiteFit } from './writeSiteFit.js';
 
 export const CALIBRATE_USAGE = `Usage: ariadne calibrate --traces FILE [--out FILE] [--table VERSION] [--fit FILE]
+  --help    print this and exit 0
   --traces  the sampled traces (JSON Lines, as downloaded from the dashboard)
   --out     where to write the HTML report (default drift-report.html)
   --table   the scoring table whose calibration people to compare with (default ${defaultTable.version})
@@ -29,12 +30,19 @@ export interface Output {
  * 0; 1 for a file that cannot be used or a fit refused; 2 for usage.
  */
 export async function calibrateTraces(args: readonly string[], io: Output): Promise<number> {
-  let options: { traces?: string | undefined; out?: string | undefined; table?: string | undefined; fit?: string | undefined };
+  let options: { traces?: string | undefined; out?: string | undefined; table?: string | undefined; fit?: string | undefined; help?: boolean | undefined };
   try {
-    options = parseArgs({ args: [...args], options: { traces: { type: 'string' }, out: { type: 'string' }, table: { type: 'string' }, fit: { type: 'string' } } }).values;
+    options = parseArgs({
+      args: [...args],
+      options: { traces: { type: 'string' }, out: { type: 'string' }, table: { type: 'string' }, fit: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }).values;
   } catch (e) {
     io.err(`${e instanceof Error ? e.message : String(e)}\n${CALIBRATE_USAGE}`);
     return 2;
+  }
+  if (options.help === true) {
+    io.out(CALIBRATE_USAGE);
+    return 0;
   }
   if (options.traces === undefined) {
     io.err(CALIBRATE_USAGE);

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { SiteRegistry } from '../core/sites/SiteRegistry.js';
 import { verifyToken } from '../core/verifyToken.js';
+import { DEMO_SITE_KEY } from '../http/assets/demoSignup.js';
 import { mountAssets } from '../http/assets/mountAssets.js';
 import type { ServerOptions } from '../http/createServer.js';
 import { type RunningServer, startServer } from '../http/startServer.js';
@@ -40,8 +41,14 @@ export function serveHere(opts: ServeHereOptions): Promise<RunningServer> {
     mount: (app) =>
       mountAssets(app, {
         apiPrefix: config.apiPrefix,
-        verifyTokenInProcess: (token, sessionId) =>
-          verifyToken(token, { secret: config.signingSecret, secrets: config.signingKeys, sessionId, store }),
+        verifyTokenInProcess: async (token, sessionId) => {
+          const outcome = await verifyToken(token, { secret: config.signingSecret, secrets: config.signingKeys, sessionId, store });
+          // Said beside the verdict, so that a score let through by shadow mode is not called a pass.
+          const scoring = opts.sites.resolve(DEMO_SITE_KEY)?.policy.scoring;
+          if (scoring === undefined) return outcome;
+          const mode = outcome.inputType === 'keyboard' ? (scoring.keyboardMode ?? scoring.mode) : scoring.mode;
+          return { ...outcome, mode, threshold: scoring.threshold };
+        },
       }),
   });
 }

@@ -134,8 +134,13 @@ describe('ariadne (start)', () => {
     try {
       await until(() => READY.test(p.output()), 30_000, 'the ready line');
       const url = READY.exec(p.output())![1]!;
-      expect(p.output()).toContain(`ariadne ready: demo ${url}/ · API ${url}/api/captcha (and at the root) · OpenAPI ${url}/openapi.json`);
+      expect(p.output()).toContain(`ariadne ready: demo ${url}/ · API routes under ${url}/api/captcha/ (and ${url}/): POST challenge, verify, siteverify · OpenAPI ${url}/openapi.json`);
       expect(p.output()).toContain('no SITES_FILE: every site key is served under one policy');
+      // Every address the ready line names answers, as someone pasting it into a browser finds.
+      const ready = /ariadne ready: [^"]*/.exec(p.output())![0];
+      const named = ready.match(/http:\/\/[^\s,)]+/g)!;
+      expect(named.length).toBeGreaterThanOrEqual(4);
+      for (const address of named) expect([address, (await fetch(address)).status]).toEqual([address, 200]);
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       expect((await fetch(`${url}/`)).status).toBe(200);
     } finally {

@@ -56,6 +56,14 @@ describe('ariadne calibrate --traces', () => {
     expect(html).toContain('<strong>speed_cv</strong>');
   });
 
+  it('--help (and -h) prints the usage on stdout and exits 0', async () => {
+    for (const flag of ['--help', '-h']) {
+      const r = await ariadne(['calibrate', flag], dir);
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      expect(r.stdout).toContain('Usage: ariadne calibrate --traces FILE');
+    }
+  });
+
   it('refuses a missing file, a line that is not JSON and a file without accepted traces (1), and bad usage (2)', async () => {
     expect((await ariadne(['calibrate'], dir)).code).toBe(2);
     expect((await ariadne(['calibrate', '--traces', 'x', '--nope'], dir)).code).toBe(2);

@@ -17,7 +17,7 @@ export const POST_ROUTES: Record<string, readonly string[]> = {
   '/probe/arm': ['challenge_id', 'site_key', 'session_id', 'probe_id', 'events'],
   '/probe/complete': ['challenge_id', 'session_id', 'probe_ticket', 'tapped_cell'],
   '/verify': ['challenge_id', 'site_key', 'session_id', 'events', 'pow_proof', 'public_key', 'signature', 'timestamp', 'stable_id', 'webauthn', 'probe_completion_tokens'],
-  // `response` without `token` selects hCaptcha's shape.
+  // `response` or `secret` without `token` and `session_id` selects hCaptcha's shape.
   '/siteverify': ['token', 'session_id', 'response', 'secret', 'sitekey', 'remoteip', 'idempotency_key'],
   '/recaptcha/api/siteverify': ['response', 'secret', 'sitekey', 'remoteip', 'idempotency_key'],
   '/turnstile/v0/siteverify': ['response', 'secret', 'sitekey', 'remoteip', 'idempotency_key'],

@@ -26,6 +26,8 @@ const FILES = [
   '/kernel.wasm',
   '/demo/demo.js',
   '/demo/demo.css',
+  '/demo/favicon.svg',
+  '/favicon.ico',
   '/recaptcha/api.js',
   '/1/api.js',
   '/1/secure-api.js',

@@ -122,6 +122,9 @@ describe.each(SHAPES)('$service shape at $path', (shape) => {
     expect(await postForm(at(), { secret: '', response: '' })).toEqual(refusal('missing-input-secret', 'missing-input-response'));
     expect(await postRaw(at(), { response: t })).toEqual(refusal('missing-input-secret'));
     expect(await postRaw(at(), { secret: 'not a secret', response: '' })).toEqual(refusal('missing-input-response'));
+    // A backend whose response came out undefined: JSON.stringify drops the field, a form leaves it out.
+    expect(await postRaw(at(), { secret: secretOf('shop'), response: undefined })).toEqual(refusal('missing-input-response'));
+    expect(await postForm(at(), { secret: secretOf('shop') })).toEqual(refusal('missing-input-response'));
     expect((await postRaw(at(), { secret: secretOf('shop'), response: t })).body.success).toBe(true);
   });
 
@@ -198,12 +201,16 @@ describe('POST /siteverify: which shape answers', () => {
     expect(big).toMatchObject({ status: 413, body: { error: 'payload_too_large' } });
   });
 
-  it("a body with `token` stays Ariadne's, even beside `response`; one with neither too", async () => {
+  it("a body with `token` or `session_id` stays Ariadne's, even beside `response`; a secret alone is hCaptcha's; an empty body Ariadne's", async () => {
     const t = await tokenOf('shop');
     const both = await postJson(server.at('/siteverify'), { token: t, response: t, session_id: 'wrong', secret: secretOf('shop') });
     expect(both).toMatchObject({ status: 200, body: { success: false, error: 'session_mismatch' } });
-    const neither = await postJson(server.at('/siteverify'), { secret: secretOf('shop') });
-    expect(neither).toMatchObject({ status: 400, body: { success: false, error: 'missing_input' } });
+    const noToken = await postJson(server.at('/siteverify'), { secret: secretOf('shop'), session_id: 's' });
+    expect(noToken).toMatchObject({ status: 400, body: { success: false, error: 'missing_input' } });
+    // What an hCaptcha backend sends when its response is undefined.
+    expect(await postRaw(server.at('/siteverify'), { secret: secretOf('shop') })).toEqual(refusal('missing-input-response'));
+    // Nothing in an empty body says whose it is: Ariadne's answer (no secret: 401).
+    expect(await postJson(server.at('/siteverify'), {})).toMatchObject({ status: 401, body: { success: false, error: 'unauthorized' } });
     const unauthorized = await postJson(server.at('/siteverify'), { token: t, session_id: 's', secret: 'nope' });
     expect(unauthorized.status).toBe(401);
     // The hCaptcha shape redeems the same token without the session.

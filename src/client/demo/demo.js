@@ -10,4 +10,10 @@ function setReady(ready) {
 
 form.addEventListener('ariadne-verified', () => setReady(true));
 form.addEventListener('ariadne-expired', () => setReady(false));
-form.addEventListener('ariadne-error', () => setReady(false));
+form.addEventListener('ariadne-error', (event) => {
+  setReady(false);
+  // A sites file that does not list the demo's site key: say what to add, not just "try again".
+  if (event.detail && event.detail.code === 'unknown_site_key') {
+    hint.textContent = 'This server\u2019s SITES_FILE has no site "demo", so the demo cannot pass here: add a site "demo" listing this page\u2019s hostname (docs/operating.md, "The demo").';
+  }
+});

@@ -32,8 +32,9 @@ export function readStaticFile(file: string): StaticFile | undefined {
 
 /**
  * Reads the built client (dist/client) into memory, keyed by URL path: its top-level files at
- * /<name>, the demo at /demo/<name>, the demo page also at /, and the compatible scripts also at
- * their services' paths (/recaptcha/api.js...). Missing folder: no files.
+ * /<name>, the demo at /demo/<name>, the demo page also at / (its icon also at /favicon.ico), and
+ * the compatible scripts also at their services' paths (/recaptcha/api.js...). Missing folder: no
+ * files.
  */
 export function loadClientFiles(distDir: string): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
@@ -53,6 +54,9 @@ export function loadClientFiles(distDir: string): Map<string, StaticFile> {
   }
   const page = files.get('/demo/index.html');
   if (page) files.set('/', page);
+  // Browsers ask for /favicon.ico on their own: answered, not a 404 on the console.
+  const icon = files.get('/demo/favicon.svg');
+  if (icon) files.set('/favicon.ico', icon);
   for (const [built, paths] of Object.entries(COMPAT_SCRIPT_PATHS)) {
     const script = files.get(built);
     if (script) for (const p of paths) files.set(p, script);

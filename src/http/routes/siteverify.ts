@@ -24,10 +24,20 @@ const siteverifyFailure = (f: Failure) => failureReply(f, { score: 0, error: f.c
 
 const UNAUTHORIZED = { ...siteverifyFailure({ code: 'unauthorized' }), headers: BEARER_CHALLENGE };
 
-/** hCaptcha's backends post `response` where Ariadne's post `token`: a body with the one and not the other is theirs. */
-const HCAPTCHA_RULE = 'A body with `response` and without `token` is answered in hCaptcha\'s shape (always HTTP 200)';
+/**
+ * hCaptcha's backends post `response` and `secret` and never `token` or `session_id`, Ariadne's
+ * post `token` and `session_id`: a body with neither of Ariadne's fields and either of hCaptcha's
+ * is theirs. A secret alone counts, so that a backend whose `response` came out undefined (dropped
+ * by JSON.stringify) reads hCaptcha's missing-input-response rather than a status it never expects.
+ */
+const HCAPTCHA_RULE =
+  'A body without `token` and `session_id` and with `response` or `secret` is answered in hCaptcha\'s shape (always HTTP 200)';
 const isHcaptchaBody = (body: unknown): boolean =>
-  typeof body === 'object' && body !== null && Object.hasOwn(body, 'response') && !Object.hasOwn(body, 'token');
+  typeof body === 'object' &&
+  body !== null &&
+  !Object.hasOwn(body, 'token') &&
+  !Object.hasOwn(body, 'session_id') &&
+  (Object.hasOwn(body, 'response') || Object.hasOwn(body, 'secret'));
 
 /**
  * `callerOf` tells who presents a secret (the `secret` field first, else the bearer token);
