@@ -6,6 +6,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { MAX_REASONS } from '../core/scoring/reasons/explainScore.js';
 import { REASON_CODES } from '../core/scoring/reasons/reasonCodes.js';
+import { SOLVE_METHODS } from '../core/token/solveMethod.js';
 
 const closed = <T extends Record<string, TSchema>>(properties: T, description?: string) =>
   Type.Object(properties, { additionalProperties: false, ...(description === undefined ? {} : { description }) });
@@ -70,6 +71,11 @@ const REASONS = opt(
     description: 'Why the score is under the threshold, strongest first; only for such tokens minted in shadow mode',
   }),
 );
+const METHOD = opt(
+  Type.Union(SOLVE_METHODS.map((m) => Type.Literal(m)), {
+    description: 'How the server judged the solve: pointer, keyboard (people-first model) or keyboard_strict (strict model); absent in older tokens and test answers',
+  }),
+);
 const CHALLENGE_TS = Type.String({ format: 'date-time' });
 const HOSTNAME = Type.String({ description: 'Hostname of the page that solved, from its Origin header' });
 const REMOTEIP_MISMATCH = opt(Type.Boolean({ description: 'With remoteip: whether it differs from the solving address' }));
@@ -84,6 +90,7 @@ export const SiteverifySuccess = closed({
   input_type: opt(
     Type.Union([Type.Literal('mouse'), Type.Literal('touch'), Type.Literal('pen'), Type.Literal('keyboard')], { description: 'Inferred from the events' }),
   ),
+  method: METHOD,
   challenge_ts: CHALLENGE_TS,
   hostname: HOSTNAME,
   'error-codes': Type.Array(Type.String(), { maxItems: 0 }),
@@ -102,6 +109,7 @@ export const compatSuccess = (service: string, extras: Record<string, TSchema>) 
       ...extras,
       score: SCORE,
       reasons: REASONS,
+      method: METHOD,
       remoteip_mismatch: REMOTEIP_MISMATCH,
       test: TEST,
     },
