@@ -43,7 +43,10 @@ export const ChallengeResponse = closed(
     maze_difficulty: Type.Number(),
     pow_challenge: Type.String({ pattern: '^[0-9a-f]{32}$' }),
     pow_difficulty: int('Leading zero bits; adaptive per client'),
-    pow_difficulty_keyboard: int('Leading zero bits a keyboard solve needs (pow_difficulty + POW_KEYBOARD_EXTRA_BITS)'),
+    pow_difficulty_keyboard: int('Leading zero bits a keyboard solve needs (pow_difficulty + POW_KEYBOARD_EXTRA_BITS, + POW_KEYBOARD_SURGE_EXTRA_BITS in a surge)'),
+    keyboard_door: Type.Union([Type.Literal('people_first'), Type.Literal('strict'), Type.Literal('surge')], {
+      description: "The site's keyboard door: people_first, strict (keyboard solves scored strictly) or surge (strictly, and a larger keyboard proof of work)",
+    }),
     site_key: Type.String(),
     created_at: int('ms'),
     expires_at: int('ms'),
