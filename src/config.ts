@@ -7,6 +7,8 @@ import { availableParallelism } from 'node:os';
 import { type ScoringConfig, parseScoringConfig } from './core/scoring/parseScoringConfig.js';
 import type { WebAuthnConfig } from './core/webauthn/WebAuthnConfig.js';
 import { parseWebAuthnConfig } from './core/webauthn/parseWebAuthnConfig.js';
+import type { KeyboardDoorPolicy } from './core/keyboard/KeyboardDoorPolicy.js';
+import { parseKeyboardDoorPolicy } from './core/keyboard/parseKeyboardDoorPolicy.js';
 import { MAX_MAZE_SIDE, MIN_MAZE_SIDE } from './kernel/types.js';
 import { type StoreConfig, parseStoreConfig } from './store/parseStoreConfig.js';
 
@@ -32,6 +34,12 @@ export interface Config {
   powDifficulty: number;
   /** Extra leading zero bits a keyboard solve needs (each doubles the work): POW_KEYBOARD_EXTRA_BITS. */
   powKeyboardExtraBits: number;
+  /** Extra leading zero bits a keyboard solve needs on top of those during a keyboard surge: POW_KEYBOARD_SURGE_EXTRA_BITS. */
+  powKeyboardSurgeExtraBits: number;
+  /** KEYBOARD_DOOR and the keyboard budget's thresholds (KEYBOARD_*): the default of every site (core/keyboard). */
+  keyboardDoor: KeyboardDoorPolicy;
+  /** The keyboard budget's minute, ms (KEYBOARD_BUDGET_MINUTE_MS): 60000; shorter only to compress time in a bench or test. */
+  keyboardBudgetMinuteMs: number;
   /** Ceiling of adaptive proof of work; undefined: powDifficulty + 4 (at most 32). */
   powMaxDifficulty?: number | undefined;
   /** Challenges a client may take per minute before its proof of work grows harder. */
@@ -95,6 +103,8 @@ export const DEFAULTS = {
   HOST: '127.0.0.1',
   POW_DIFFICULTY: 18,
   POW_KEYBOARD_EXTRA_BITS: 3,
+  POW_KEYBOARD_SURGE_EXTRA_BITS: 3,
+  KEYBOARD_BUDGET_MINUTE_MS: 60_000,
   POW_FREE_PER_MINUTE: 10,
   MAZE_WIDTH: 8,
   MAZE_HEIGHT: 8,
@@ -282,6 +292,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       powMaxDifficulty: powMaxDifficulty(env, powDifficulty),
       powFreePerMinute: num(env, 'POW_FREE_PER_MINUTE', DEFAULTS.POW_FREE_PER_MINUTE, 1, 1_000_000, true),
       powKeyboardExtraBits: num(env, 'POW_KEYBOARD_EXTRA_BITS', DEFAULTS.POW_KEYBOARD_EXTRA_BITS, 0, 8, true),
+      powKeyboardSurgeExtraBits: num(env, 'POW_KEYBOARD_SURGE_EXTRA_BITS', DEFAULTS.POW_KEYBOARD_SURGE_EXTRA_BITS, 0, 8, true),
+      keyboardDoor: parsed(() => parseKeyboardDoorPolicy(env)),
+      keyboardBudgetMinuteMs: num(env, 'KEYBOARD_BUDGET_MINUTE_MS', DEFAULTS.KEYBOARD_BUDGET_MINUTE_MS, 1_000, 60_000, true),
       mazeWidth: num(env, 'MAZE_WIDTH', DEFAULTS.MAZE_WIDTH, MIN_MAZE_SIDE, MAX_MAZE_SIDE, true),
       mazeHeight: num(env, 'MAZE_HEIGHT', DEFAULTS.MAZE_HEIGHT, MIN_MAZE_SIDE, MAX_MAZE_SIDE, true),
       mazeDifficulty: num(env, 'MAZE_DIFFICULTY', DEFAULTS.MAZE_DIFFICULTY, 0, 1, false),

@@ -37,6 +37,9 @@ describe('loadConfig', () => {
       signingKeys: [],
       dashboardToken: undefined,
       traces: { sampleRate: 0, maxCount: 1_000, maxBytes: 16 * 1024 * 1024 },
+      powKeyboardSurgeExtraBits: 3,
+      keyboardBudgetMinuteMs: 60_000,
+      keyboardDoor: { door: 'auto', floorPerMinute: 2, surgeFactor: 3, calmMinutes: 2, clientPerHour: 12 },
     });
     expect(r.warnings).toEqual([]);
   });
@@ -119,6 +122,19 @@ describe('loadConfig', () => {
     ['KEYBOARD_CHALLENGE_TTL_MS', '3600001'],
     ['KEYBOARD_CHALLENGE_TTL_MS', '600000.5'],
     ['PROBE_PROBABILITY', 'often'],
+    ['KEYBOARD_DOOR', 'closed'],
+    ['KEYBOARD_FLOOR_PER_MINUTE', '0.09'],
+    ['KEYBOARD_FLOOR_PER_MINUTE', '1000001'],
+    ['KEYBOARD_SURGE_FACTOR', '1.49'],
+    ['KEYBOARD_SURGE_FACTOR', '101'],
+    ['KEYBOARD_CALM_MINUTES', '0'],
+    ['KEYBOARD_CALM_MINUTES', '61'],
+    ['KEYBOARD_CALM_MINUTES', '1.5'],
+    ['KEYBOARD_CLIENT_PER_HOUR', '-1'],
+    ['KEYBOARD_CLIENT_PER_HOUR', '100001'],
+    ['KEYBOARD_BUDGET_MINUTE_MS', '999'],
+    ['KEYBOARD_BUDGET_MINUTE_MS', '60001'],
+    ['POW_KEYBOARD_SURGE_EXTRA_BITS', '9'],
     ['SCORE_THRESHOLD', '1.1'],
     ['SCORE_THRESHOLD', 'high'],
     ['SCORING_MODE', 'strict'],
@@ -178,6 +194,25 @@ describe('loadConfig', () => {
     for (const bits of [0, 8]) {
       const r = loadConfig({ SIGNING_SECRET: SECRET, POW_KEYBOARD_EXTRA_BITS: String(bits) });
       expect(r.ok && r.config.powKeyboardExtraBits).toBe(bits);
+    }
+  });
+
+  it('accepts the keyboard door settings at their bounds', () => {
+    for (const [low, high] of [
+      [{ KEYBOARD_FLOOR_PER_MINUTE: '0.1', KEYBOARD_SURGE_FACTOR: '1.5', KEYBOARD_CALM_MINUTES: '1', KEYBOARD_CLIENT_PER_HOUR: '0', KEYBOARD_BUDGET_MINUTE_MS: '1000', POW_KEYBOARD_SURGE_EXTRA_BITS: '0' }, { floorPerMinute: 0.1, surgeFactor: 1.5, calmMinutes: 1, clientPerHour: 0, minuteMs: 1000, bits: 0 }],
+      [{ KEYBOARD_FLOOR_PER_MINUTE: '1000000', KEYBOARD_SURGE_FACTOR: '100', KEYBOARD_CALM_MINUTES: '60', KEYBOARD_CLIENT_PER_HOUR: '100000', KEYBOARD_BUDGET_MINUTE_MS: '60000', POW_KEYBOARD_SURGE_EXTRA_BITS: '8' }, { floorPerMinute: 1_000_000, surgeFactor: 100, calmMinutes: 60, clientPerHour: 100_000, minuteMs: 60_000, bits: 8 }],
+    ] as const) {
+      const r = loadConfig({ SIGNING_SECRET: SECRET, ...low });
+      expect(r.ok).toBe(true);
+      if (!r.ok) return;
+      const { minuteMs, bits, ...door } = high;
+      expect(r.config.keyboardDoor).toMatchObject(door);
+      expect(r.config.keyboardBudgetMinuteMs).toBe(minuteMs);
+      expect(r.config.powKeyboardSurgeExtraBits).toBe(bits);
+    }
+    for (const door of ['auto', 'people_first', 'strict', 'surge']) {
+      const r = loadConfig({ SIGNING_SECRET: SECRET, KEYBOARD_DOOR: door });
+      expect(r.ok && r.config.keyboardDoor.door).toBe(door);
     }
   });
 

@@ -32,6 +32,7 @@ export function siteverifyBodies(n: number, now: number, secret: string): string
         siteKey: SITE_KEY,
         score: 1,
         inputType: 'mouse',
+        method: 'pointer',
         hostname: 'bench.example',
         ip: '127.0.0.1',
         now,

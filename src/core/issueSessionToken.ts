@@ -4,6 +4,7 @@ import type { ReasonCode } from './scoring/reasons/reasonCodes.js';
 import type { KeyRing } from './token/keys.js';
 import { randomBase64url } from './token/randomPool.js';
 import { signToken } from './token/signToken.js';
+import type { SolveMethod } from './token/solveMethod.js';
 
 /** Lifetime of a session token (interface.md: valid 60 seconds). */
 export const SESSION_TOKEN_TTL_MS = 60_000;
@@ -27,6 +28,8 @@ export function issueSessionToken(
     reasons?: readonly ReasonCode[];
     /** The input type inferred from the events (never the client's claim). */
     inputType: InputType;
+    /** How the server judged the solve (pointer, or which keyboard model scored it): carried as `method`. */
+    method: SolveMethod;
     hostname: string;
     /** The solving client's address as the server saw it ('' when unknown). */
     ip: string;
@@ -47,6 +50,7 @@ export function issueSessionToken(
       score: c.score,
       ...(c.reasons !== undefined && c.reasons.length > 0 ? { rsn: reasonClaim(c.reasons) } : {}),
       input_type: c.inputType,
+      method: c.method,
       hostname: c.hostname,
       ip: c.ip,
     },

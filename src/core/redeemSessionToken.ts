@@ -6,8 +6,10 @@ import { createdAtOf } from './challenge/challengeIdBytes.js';
 import { bindingFromAddress } from './rateLimit.js';
 import type { InputType } from './scoring/ScoringTable.js';
 import { isReasonClaim } from './scoring/reasons/reasonClaim.js';
+import { SOLVE_METHODS, type SolveMethod } from './token/solveMethod.js';
 
 const INPUT_TYPES: ReadonlySet<string> = new Set<InputType>(['mouse', 'touch', 'pen', 'keyboard']);
+const METHODS: ReadonlySet<string> = new Set<SolveMethod>(SOLVE_METHODS);
 
 /** The claims of an authenticated session token. */
 export interface SessionClaims {
@@ -22,6 +24,8 @@ export interface SessionClaims {
   rsn?: number[];
   /** The input type /verify inferred from the events; absent in tokens minted before it was added. */
   input_type?: InputType;
+  /** How the server judged the solve; absent in tokens minted before it was added. */
+  method?: SolveMethod;
   hostname: string;
   /** The solving client's address ('' when unknown; absent in tokens minted before it was recorded). */
   ip?: string;
@@ -123,6 +127,7 @@ function isSessionClaims(c: Record<string, unknown>): c is Record<string, unknow
     (c.rsn === undefined || isReasonClaim(c.rsn)) &&
     typeof c.hostname === 'string' &&
     (c.input_type === undefined || (typeof c.input_type === 'string' && INPUT_TYPES.has(c.input_type))) &&
+    (c.method === undefined || (typeof c.method === 'string' && METHODS.has(c.method))) &&
     (c.ip === undefined || typeof c.ip === 'string')
   );
 }

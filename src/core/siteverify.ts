@@ -2,6 +2,7 @@ import type { Store } from '../store/Store.js';
 import type { InputType } from './scoring/ScoringTable.js';
 import type { ReasonCode } from './scoring/reasons/reasonCodes.js';
 import type { KeyRing } from './token/keys.js';
+import type { SolveMethod } from './token/solveMethod.js';
 import type { RedeemErrorCode } from './redeemSessionToken.js';
 import { redeemForCaller, siteverifyFailure } from './redeemForCaller.js';
 import type { SiteverifyCaller } from './siteverifyCaller.js';
@@ -38,6 +39,8 @@ export type SiteverifyResult =
       site_key: string;
       /** The input type /verify inferred from the events, for a site's own policy (absent in older tokens). */
       input_type?: InputType;
+      /** How the server judged the solve (pointer, keyboard, keyboard_strict; absent in older tokens). */
+      method?: SolveMethod;
       /** ISO 8601 time the token was minted (its iat). */
       challenge_ts: string;
       hostname: string;

@@ -3,6 +3,7 @@ import type { InputType } from './scoring/ScoringTable.js';
 import { reasonsOfClaim } from './scoring/reasons/reasonClaim.js';
 import type { ReasonCode } from './scoring/reasons/reasonCodes.js';
 import { keyRing, type SigningKey } from './token/keys.js';
+import type { SolveMethod } from './token/solveMethod.js';
 import { redeemSessionToken, type RedeemErrorCode } from './redeemSessionToken.js';
 import { IDEMPOTENCY_KEY_PATTERN, isIdempotencyKey } from './token/idempotencyKey.js';
 
@@ -33,6 +34,8 @@ export interface VerifyTokenResult {
   score: number;
   /** When valid: the input type /verify inferred from the events (mouse, touch, pen, keyboard), for a site's own policy. */
   inputType?: InputType;
+  /** When valid: how the server judged the solve (pointer, keyboard, keyboard_strict; absent in older tokens). */
+  method?: SolveMethod;
   /** When valid and the score was under the threshold in shadow mode: why, strongest first (at most 3). */
   reasons?: ReasonCode[];
   error?: RedeemErrorCode;
@@ -57,8 +60,9 @@ export async function verifyToken(token: string, opts: VerifyTokenOptions): Prom
     remoteIp: opts.remoteIp,
   });
   if (!result.ok) return { valid: false, score: 0, error: result.code };
-  const { score, input_type: inputType, rsn } = result.claims;
+  const { score, input_type: inputType, method, rsn } = result.claims;
   const answer: VerifyTokenResult = inputType === undefined ? { valid: true, score } : { valid: true, score, inputType };
+  if (method !== undefined) answer.method = method;
   const reasons = rsn === undefined ? [] : reasonsOfClaim(rsn);
   if (reasons.length > 0) answer.reasons = reasons;
   if (result.remoteIpMismatch !== undefined) answer.remoteIpMismatch = result.remoteIpMismatch;

@@ -43,7 +43,7 @@ export function challengeJson(c: Challenge): string {
   return (
     `{"id":"${c.id}","challenge_type":"${c.challenge_type}","maze_seed":${num(c.maze_seed)},"maze_width":${mazeWidth.text(c.maze_width)},` +
     `"maze_height":${mazeHeight.text(c.maze_height)},"maze_difficulty":${mazeDifficulty.text(c.maze_difficulty)},"pow_challenge":"${c.pow_challenge}",` +
-    `"pow_difficulty":${powDifficulty.text(c.pow_difficulty)},"pow_difficulty_keyboard":${powDifficultyKeyboard.text(c.pow_difficulty_keyboard)},` +
+    `"pow_difficulty":${powDifficulty.text(c.pow_difficulty)},"pow_difficulty_keyboard":${powDifficultyKeyboard.text(c.pow_difficulty_keyboard)},"keyboard_door":"${c.keyboard_door}",` +
     `"site_key":${JSON.stringify(c.site_key)},"created_at":${createdAt.text(c.created_at)},` +
     `"expires_at":${expiresAt.text(c.expires_at)},"cell_size":${cellSize.text(c.cell_size)},"requirements":${requirementsJson(c.requirements)}}`
   );

@@ -43,6 +43,7 @@ import { RouteTable } from './openapi/RouteTable.js';
 import { HealthResponse, ReadyResponse } from './responses.js';
 import { mountDashboard } from './dashboard/mountDashboard.js';
 import { TraceSampler } from '../core/traffic/TraceSampler.js';
+import { KeyboardBudget } from '../core/keyboard/KeyboardBudget.js';
 import { TrafficCounters } from '../core/traffic/TrafficCounters.js';
 import { siteLabel } from '../core/traffic/siteLabel.js';
 import { MemoryTrafficStore } from '../store/traffic/MemoryTrafficStore.js';
@@ -129,6 +130,8 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   const trafficStore = opts.traffic ?? (collecting ? new MemoryTrafficStore(config.traces, opts.now) : undefined);
   const traffic = config.dashboardToken !== undefined && trafficStore ? new TrafficCounters(trafficStore, { log, ...(opts.now ? { now: opts.now } : {}) }) : undefined;
   const traces = config.traces.sampleRate > 0 && trafficStore ? new TraceSampler(trafficStore, config.traces.sampleRate, { log }) : undefined;
+  const nowOf = opts.now ?? Date.now;
+  const keyboardBudget = new KeyboardBudget(store, { minuteMs: config.keyboardBudgetMinuteMs, now: nowOf, log });
   const ctx: CoreContext = {
     config,
     sites,
@@ -143,7 +146,8 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
     onPowIssued: (d) => metrics.powIssued(d),
     traffic,
     traces,
-    now: opts.now ?? Date.now,
+    keyboardBudget,
+    now: nowOf,
   };
   const schemas = compileSchemas(config.maxEvents);
   const routes = new RouteTable();
@@ -404,6 +408,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
       // Let the event loop flush the last answers before the remaining sockets are cut.
       await new Promise((r) => setImmediate(r));
       (app as TemplatedApp & { close(): void }).close();
+      keyboardBudget.close();
       await traffic?.close();
       if (ownTraffic) await trafficStore?.close();
       if (ownStore) await store.close();

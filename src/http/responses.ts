@@ -6,6 +6,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { MAX_REASONS } from '../core/scoring/reasons/explainScore.js';
 import { REASON_CODES } from '../core/scoring/reasons/reasonCodes.js';
+import { SOLVE_METHODS } from '../core/token/solveMethod.js';
 
 const closed = <T extends Record<string, TSchema>>(properties: T, description?: string) =>
   Type.Object(properties, { additionalProperties: false, ...(description === undefined ? {} : { description }) });
@@ -42,7 +43,10 @@ export const ChallengeResponse = closed(
     maze_difficulty: Type.Number(),
     pow_challenge: Type.String({ pattern: '^[0-9a-f]{32}$' }),
     pow_difficulty: int('Leading zero bits; adaptive per client'),
-    pow_difficulty_keyboard: int('Leading zero bits a keyboard solve needs (pow_difficulty + POW_KEYBOARD_EXTRA_BITS)'),
+    pow_difficulty_keyboard: int('Leading zero bits a keyboard solve needs (pow_difficulty + POW_KEYBOARD_EXTRA_BITS, + POW_KEYBOARD_SURGE_EXTRA_BITS in a surge)'),
+    keyboard_door: Type.Union([Type.Literal('people_first'), Type.Literal('strict'), Type.Literal('surge')], {
+      description: "The site's keyboard door: people_first, strict (keyboard solves scored strictly) or surge (strictly, and a larger keyboard proof of work)",
+    }),
     site_key: Type.String(),
     created_at: int('ms'),
     expires_at: int('ms'),
@@ -70,6 +74,11 @@ const REASONS = opt(
     description: 'Why the score is under the threshold, strongest first; only for such tokens minted in shadow mode',
   }),
 );
+const METHOD = opt(
+  Type.Union(SOLVE_METHODS.map((m) => Type.Literal(m)), {
+    description: 'How the server judged the solve: pointer, keyboard (people-first model) or keyboard_strict (strict model); absent in older tokens and test answers',
+  }),
+);
 const CHALLENGE_TS = Type.String({ format: 'date-time' });
 const HOSTNAME = Type.String({ description: 'Hostname of the page that solved, from its Origin header' });
 const REMOTEIP_MISMATCH = opt(Type.Boolean({ description: 'With remoteip: whether it differs from the solving address' }));
@@ -84,6 +93,7 @@ export const SiteverifySuccess = closed({
   input_type: opt(
     Type.Union([Type.Literal('mouse'), Type.Literal('touch'), Type.Literal('pen'), Type.Literal('keyboard')], { description: 'Inferred from the events' }),
   ),
+  method: METHOD,
   challenge_ts: CHALLENGE_TS,
   hostname: HOSTNAME,
   'error-codes': Type.Array(Type.String(), { maxItems: 0 }),
@@ -102,6 +112,7 @@ export const compatSuccess = (service: string, extras: Record<string, TSchema>) 
       ...extras,
       score: SCORE,
       reasons: REASONS,
+      method: METHOD,
       remoteip_mismatch: REMOTEIP_MISMATCH,
       test: TEST,
     },

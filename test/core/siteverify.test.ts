@@ -21,6 +21,7 @@ function mint(over: Partial<Parameters<typeof issueSessionToken>[1]> = {}, r = r
     siteKey: 'site-a',
     score: 0.87,
     inputType: 'keyboard',
+    method: 'keyboard_strict',
     hostname: 'shop.example',
     ip: '203.0.113.7',
     now: T0,
@@ -50,6 +51,7 @@ describe('issueSessionToken', () => {
       exp: T0 / 1000 + 60,
       score: 0.87,
       input_type: 'keyboard',
+      method: 'keyboard_strict',
       hostname: 'shop.example',
       ip: '203.0.113.7',
     });
@@ -75,6 +77,7 @@ describe('siteverify', () => {
       session_id: 'sess-1',
       site_key: 'site-a',
       input_type: 'keyboard',
+      method: 'keyboard_strict',
       challenge_ts: '2030-01-01T12:00:00.000Z',
       hostname: 'shop.example',
       'error-codes': [],
@@ -108,6 +111,20 @@ describe('siteverify', () => {
     }
     for (const bogus of ['robot', 7, null]) {
       const token = signToken({ ...claims, jti: `bogus-${String(bogus)}`, input_type: bogus }, ring.current);
+      expect(await siteverify(deps(), { token, session_id: 'sess-1' })).toMatchObject({ success: false, error: 'invalid_token' });
+    }
+  });
+
+  it('reports method only when the token carries one, every method, and refuses an unknown one', async () => {
+    const claims = { typ: 'session', challenge_id: CHALLENGE_ID, session_id: 'sess-1', site_key: 'site-a', iat: T0 / 1000, exp: T0 / 1000 + 60, score: 0.5, hostname: '' };
+    const older = await siteverify(deps(), { token: signToken({ ...claims, jti: 'older-m' }, ring.current), session_id: 'sess-1' });
+    expect(older.success).toBe(true);
+    expect(older).not.toHaveProperty('method');
+    for (const method of ['pointer', 'keyboard', 'keyboard_strict'] as const) {
+      expect(await siteverify(deps(), { token: mint({ method }), session_id: 'sess-1' })).toMatchObject({ success: true, method });
+    }
+    for (const bogus of ['passkeyish', 3, null]) {
+      const token = signToken({ ...claims, jti: `bogus-m-${String(bogus)}`, method: bogus }, ring.current);
       expect(await siteverify(deps(), { token, session_id: 'sess-1' })).toMatchObject({ success: false, error: 'invalid_token' });
     }
   });

@@ -17,6 +17,7 @@ function mint(secret = SECRET, over: { now?: number; sessionId?: string } = {}):
     siteKey: 'site-a',
     score: 0.75,
     inputType: 'touch',
+    method: 'pointer',
     hostname: 'shop.example',
     ip: '203.0.113.7',
     now: over.now ?? Date.now(),
@@ -30,7 +31,7 @@ describe('verifyToken', () => {
     const store = newStore();
     const token = mint();
     const first = await verifyToken(token, { secret: SECRET, sessionId: 'sess-1', store });
-    expect(first).toEqual({ valid: true, score: 0.75, inputType: 'touch' });
+    expect(first).toEqual({ valid: true, score: 0.75, inputType: 'touch', method: 'pointer' });
     expect(await verifyToken(token, { secret: SECRET, sessionId: 'sess-1', store })).toEqual({
       valid: false,
       score: 0,
@@ -46,7 +47,8 @@ describe('verifyToken', () => {
       siteKey: 'site-a',
       score: 0.1,
       reasons: ['path_too_straight', 'no_tremor'],
-      inputType: 'mouse',
+      inputType: 'keyboard',
+      method: 'keyboard',
       hostname: 'shop.example',
       ip: '203.0.113.7',
       now: Date.now(),
@@ -54,7 +56,8 @@ describe('verifyToken', () => {
     expect(await verifyToken(token, { secret: SECRET, sessionId: 'sess-1', store })).toEqual({
       valid: true,
       score: 0.1,
-      inputType: 'mouse',
+      inputType: 'keyboard',
+      method: 'keyboard',
       reasons: ['path_too_straight', 'no_tremor'],
     });
   });
@@ -150,6 +153,7 @@ describe('verifyToken', () => {
       valid: true,
       score: 0.75,
       inputType: 'touch',
+      method: 'pointer',
     });
   });
 
@@ -158,7 +162,7 @@ describe('verifyToken', () => {
     const token = mint();
     const opts = { secret: SECRET, sessionId: 'sess-1', store };
     const first = await verifyToken(token, { ...opts, idempotencyKey: 'order-42' });
-    expect(first).toEqual({ valid: true, score: 0.75, inputType: 'touch' });
+    expect(first).toEqual({ valid: true, score: 0.75, inputType: 'touch', method: 'pointer' });
     expect(await verifyToken(token, { ...opts, idempotencyKey: 'order-42' })).toEqual(first);
     expect(await verifyToken(token, { ...opts, idempotencyKey: 'order-43' })).toEqual({ valid: false, score: 0, error: 'token_already_used' });
     expect(await verifyToken(token, opts)).toEqual({ valid: false, score: 0, error: 'token_already_used' });
@@ -181,7 +185,7 @@ describe('verifyToken', () => {
     const token = mint();
     const opts = { secret: SECRET, sessionId: 'sess-1', store };
     expect(await verifyToken(token, { ...opts, siteKey: 'site-b' })).toEqual({ valid: false, score: 0, error: 'site_key_mismatch' });
-    expect(await verifyToken(token, { ...opts, siteKey: 'site-a', remoteIp: '198.51.100.1' })).toEqual({ valid: true, score: 0.75, inputType: 'touch', remoteIpMismatch: true });
-    expect(await verifyToken(mint(), { ...opts, remoteIp: '203.0.113.7' })).toEqual({ valid: true, score: 0.75, inputType: 'touch', remoteIpMismatch: false });
+    expect(await verifyToken(token, { ...opts, siteKey: 'site-a', remoteIp: '198.51.100.1' })).toEqual({ valid: true, score: 0.75, inputType: 'touch', method: 'pointer', remoteIpMismatch: true });
+    expect(await verifyToken(mint(), { ...opts, remoteIp: '203.0.113.7' })).toEqual({ valid: true, score: 0.75, inputType: 'touch', method: 'pointer', remoteIpMismatch: false });
   });
 });

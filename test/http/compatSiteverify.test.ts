@@ -104,7 +104,7 @@ describe.each(SHAPES)('$service shape at $path', (shape) => {
     const r = await postRaw(at(), { secret: secretOf('shop'), response: t });
     expect(r.status).toBe(200);
     expect(r.contentType).toBe('application/json');
-    expect(r.body).toEqual({ success: true, challenge_ts: expect.any(String), hostname: 'shop.example', 'error-codes': [], ...shape.extras, score: 1 });
+    expect(r.body).toEqual({ success: true, challenge_ts: expect.any(String), hostname: 'shop.example', 'error-codes': [], ...shape.extras, score: 1, method: 'pointer' });
     expect(new Date(r.body.challenge_ts).toISOString()).toBe(r.body.challenge_ts);
     expect(await postRaw(at(), { secret: secretOf('shop'), response: t })).toEqual(refusal(shape.duplicate));
   });

@@ -70,7 +70,8 @@ describe('keyboard solves need pow_difficulty + 3 bits', () => {
     expect(verify.body).toMatchObject({ success: true });
     const claims = JSON.parse(Buffer.from(String(verify.body.token).split('.')[1]!, 'base64url').toString());
     expect(claims.input_type).toBe('keyboard');
-    expect(siteverify).toMatchObject({ success: true, input_type: 'keyboard' });
+    expect(claims.method).toBe('keyboard');
+    expect(siteverify).toMatchObject({ success: true, input_type: 'keyboard', method: 'keyboard' });
   });
 
   it('accepts a pointer solve with the base difficulty, whatever input_type the client claims', async () => {
@@ -78,7 +79,7 @@ describe('keyboard solves need pow_difficulty + 3 bits', () => {
     const pow = nonceWithBits(ch, 8, 11);
     const { verify, siteverify } = await verifyAndRedeem({ ...buildSubmission(server.kernel, ch, { pow, sessionId: 'mouse-1' }), input_type: 'keyboard' });
     expect(verify.body).toMatchObject({ success: true });
-    expect(siteverify).toMatchObject({ success: true, input_type: 'mouse' });
+    expect(siteverify).toMatchObject({ success: true, input_type: 'mouse', method: 'pointer' });
   });
 
   it('infers keyboard from the events: a few pointer events among many keydowns still need the extra bits', async () => {

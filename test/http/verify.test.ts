@@ -24,7 +24,7 @@ describe('POST /verify', () => {
     expect(r.body.success).toBe(true);
     expect(typeof r.body.token).toBe('string');
     const v = await verifyToken(r.body.token, { secret: server.config.signingSecret, sessionId: 's-1', store: server.store });
-    expect(v).toEqual({ valid: true, score: 1, inputType: 'mouse' });
+    expect(v).toEqual({ valid: true, score: 1, inputType: 'mouse', method: 'pointer' });
   });
 
   it('accepts a valid submission signed over the interface.md text', async () => {

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { type Failure, failure } from '../errors.js';
 import type { Site } from '../sites/Site.js';
 import { type ChallengeLives, acceptedLifeMs, longestLifeMs } from './challengeLife.js';
+import { surgeDigest } from '../keyboard/keyboardDoorOf.js';
 import { BODY_END, MAC24_HEX, MAC_END, bodyMac, parseId, readStamp, siteTag } from './challengeIdBytes.js';
 
 /** An id this server issued, with the key that authenticated it and what it carries. */
@@ -20,6 +21,8 @@ export interface AuthenticChallenge {
   spentUntil: number;
   /** The proof-of-work difficulty it was issued with. */
   powDifficulty: number;
+  /** Issued in a keyboard surge (its site tag binds surgeDigest): a keyboard solve owes the surge's proof of work and the strict model. */
+  keyboardSurge: boolean;
 }
 
 /** Ids claiming a creation time further ahead than this are refused (clock skew allowance). */
@@ -54,12 +57,14 @@ export function authenticateChallengeId(
     }
   }
   if (key === undefined) return { ok: false, failure: failure('challenge_not_found') };
+  let keyboardSurge = false;
   if (site !== undefined) {
     const tag = bytes.subarray(MAC_END);
     const tagFor = (policy: string) => timingSafeEqual(Buffer.from(siteTag(key, bytes, site.key, policy), 'hex'), tag);
     if (!tagFor(site.digest)) {
-      const retired = site.retired.some(tagFor);
-      return { ok: false, failure: retired ? failure('challenge_expired', 'site policy changed') : failure('site_key_mismatch') };
+      keyboardSurge = tagFor(surgeDigest(site.digest));
+      const retired = !keyboardSurge && site.retired.some((d) => tagFor(d) || tagFor(surgeDigest(d)));
+      if (!keyboardSurge) return { ok: false, failure: retired ? failure('challenge_expired', 'site policy changed') : failure('site_key_mismatch') };
     }
   }
   const { createdAt, powDifficulty } = readStamp(bytes);
@@ -67,5 +72,5 @@ export function authenticateChallengeId(
   const acceptedUntil = createdAt + acceptedLifeMs(lives, keyboard);
   if (now > acceptedUntil) return { ok: false, failure: failure('challenge_expired') };
   const expiresAt = createdAt + lives.challengeTtlMs;
-  return { ok: true, challenge: { id, bytes, key, mac, createdAt, expiresAt, acceptedUntil, spentUntil: createdAt + longestLifeMs(lives), powDifficulty } };
+  return { ok: true, challenge: { id, bytes, key, mac, createdAt, expiresAt, acceptedUntil, spentUntil: createdAt + longestLifeMs(lives), powDifficulty, keyboardSurge } };
 }

@@ -10,6 +10,7 @@ import type { TraceFingerprints } from '../scoring/TraceFingerprints.js';
 import type { TraceSampler } from '../traffic/TraceSampler.js';
 import type { TrafficCounters } from '../traffic/TrafficCounters.js';
 import type { KeyRing } from '../token/keys.js';
+import type { KeyboardBudget } from '../keyboard/KeyboardBudget.js';
 import type { WebAuthnConfig } from '../webauthn/WebAuthnConfig.js';
 
 /**
@@ -44,6 +45,8 @@ export interface CoreContext {
   traffic?: TrafficCounters | undefined;
   /** The sampler of /verify traces (TRACE_SAMPLE_RATE > 0), else undefined. */
   traces?: TraceSampler | undefined;
+  /** The keyboard budget of every site (core/keyboard); absent: every door is people first unless pinned. */
+  keyboardBudget?: KeyboardBudget | undefined;
   /** Clock in epoch milliseconds; injectable for tests. */
   now: () => number;
   /** Told as each stage of a /verify ends; absent when serving (the bench's stage account sets it). */

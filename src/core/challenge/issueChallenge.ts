@@ -12,6 +12,8 @@ import { challengeMaze } from './challengeMaze.js';
 import type { CoreContext } from './context.js';
 import { derivedFromMac, deriveWebAuthnChallenge } from './deriveChallenge.js';
 import { mintChallengeId } from './mintChallengeId.js';
+import type { KeyboardDoorState } from '../keyboard/KeyboardDoorPolicy.js';
+import { keyboardDoorOf, surgeDigest } from '../keyboard/keyboardDoorOf.js';
 import { type WebAuthnRequestOptions, webauthnRequestOptions } from './webauthnRequestOptions.js';
 
 export interface ChallengeInput {
@@ -46,8 +48,10 @@ export interface Challenge {
   maze_difficulty: number;
   pow_challenge: string;
   pow_difficulty: number;
-  /** Leading zero bits a keyboard solve needs (pow_difficulty + POW_KEYBOARD_EXTRA_BITS). */
+  /** Leading zero bits a keyboard solve needs (pow_difficulty + POW_KEYBOARD_EXTRA_BITS, + POW_KEYBOARD_SURGE_EXTRA_BITS in a surge). */
   pow_difficulty_keyboard: number;
+  /** The site's keyboard door when issued, for the widget to explain (docs/keyboard-solves.md). */
+  keyboard_door: KeyboardDoorState;
   site_key: string;
   created_at: number;
   expires_at: number;
@@ -81,7 +85,9 @@ export async function issueChallenge(ctx: CoreContext, input: ChallengeInput, cl
   const powDifficulty = await powDifficultyFor(ctx.store, bindingFromAddress(client.address), policy.pow, createdAt);
   ctx.onPowIssued?.(powDifficulty);
   ctx.traffic?.challengeIssued(siteLabel(ctx.sites, site.key), powDifficulty);
-  const { id, bytes, mac } = mintChallengeId(key, { siteKey: site.key, policy: site.digest, createdAt, powDifficulty });
+  const door = keyboardDoorOf(ctx, site);
+  const surge = door === 'surge';
+  const { id, bytes, mac } = mintChallengeId(key, { siteKey: site.key, policy: surge ? surgeDigest(site.digest) : site.digest, createdAt, powDifficulty });
   const derived = derivedFromMac(mac, policy.probeProbability);
   const maze = challengeMaze(policy.maze, derived.seed);
   const passkeys = sitePasskeys(ctx.passkeys, site);
@@ -104,7 +110,8 @@ export async function issueChallenge(ctx: CoreContext, input: ChallengeInput, cl
     maze_difficulty: maze.difficulty,
     pow_challenge: derived.powChallenge,
     pow_difficulty: powDifficulty,
-    pow_difficulty_keyboard: powDifficulty + ctx.config.powKeyboardExtraBits,
+    pow_difficulty_keyboard: powDifficulty + ctx.config.powKeyboardExtraBits + (surge ? ctx.config.powKeyboardSurgeExtraBits : 0),
+    keyboard_door: door,
     site_key: site.key,
     created_at: createdAt,
     expires_at: createdAt + ctx.config.challengeTtlMs,
@@ -144,6 +151,7 @@ function testChallenge(ctx: CoreContext, site: Site, createdAt: number): Challen
     pow_challenge: '0'.repeat(32),
     pow_difficulty: 0,
     pow_difficulty_keyboard: 0,
+    keyboard_door: 'people_first',
     site_key: site.key,
     created_at: createdAt,
     expires_at: createdAt + ctx.config.challengeTtlMs,

@@ -1,6 +1,7 @@
 import type { Store } from '../../store/Store.js';
 import type { ReasonCode } from '../scoring/reasons/reasonCodes.js';
 import type { KeyRing } from '../token/keys.js';
+import type { SolveMethod } from '../token/solveMethod.js';
 import { UNBOUND_SESSION } from '../redeemSessionToken.js';
 import { redeemForCaller } from '../redeemForCaller.js';
 import type { SiteverifyErrorCode } from '../siteverify.js';
@@ -25,6 +26,8 @@ export type CompatVerdict =
       success: true;
       score: number;
       reasons?: ReasonCode[];
+      /** How the server judged the solve: an extra field, which these services' verifiers ignore. */
+      method?: SolveMethod;
       /** ISO 8601 time the token was minted. */
       challenge_ts: string;
       hostname: string;
@@ -60,6 +63,7 @@ export async function siteverifyCompat(
   if (!result.success) return { success: false, faults: [result.error], ...test };
   const verdict: CompatVerdict = { success: true, score: result.score, challenge_ts: result.challenge_ts, hostname: result.hostname, ...test };
   if (result.reasons !== undefined) verdict.reasons = result.reasons;
+  if (result.method !== undefined) verdict.method = result.method;
   if (result.remoteip_mismatch !== undefined) verdict.remoteip_mismatch = result.remoteip_mismatch;
   return verdict;
 }

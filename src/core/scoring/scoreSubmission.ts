@@ -2,7 +2,7 @@ import { packEvents } from '../../kernel/packEvents.js';
 import type { MazeParams, PackedEvents, RawEvent } from '../../kernel/types.js';
 import { dispatchedEvents } from './dispatchedEvents.js';
 import type { FeatureSource } from './FeatureSource.js';
-import { defaultTable, type InputType, type ScoringTable } from './ScoringTable.js';
+import { defaultTable, type InputTable, type InputType, type ScoringTable } from './ScoringTable.js';
 import type { TraceFingerprints } from './TraceFingerprints.js';
 import type { VerifyStageObserver } from '../verify/VerifyStageObserver.js';
 import { inferInputType } from './inferInputType.js';
@@ -16,6 +16,11 @@ export interface ScoreDeps {
   kernel: FeatureSource;
   table?: ScoringTable;
   fingerprints: TraceFingerprints;
+  /**
+   * The model a keyboard solve is scored by instead of the table's (the strict keyboard model, in
+   * a keyboard surge); the table's own still gives `tableScore`.
+   */
+  keyboardModel?: InputTable | undefined;
   /** Told as the features, the duplicate lookup, the score and the remembering end (/verify's stage account). */
   stages?: VerifyStageObserver | undefined;
 }
@@ -37,6 +42,10 @@ export interface ScoreResult {
   /** In [0, 1]; 0 for a duplicate. */
   score: number;
   inputType: InputType;
+  /** The model that gave `score`. */
+  model: InputTable;
+  /** The score the table's own model gives (`score` unless `keyboardModel` scored a keyboard solve); 0 for a duplicate. */
+  tableScore: number;
   duplicate: boolean;
   /** Below the threshold: what pulled the score down most (explainScore); otherwise empty. */
   reasons: ReasonCode[];
@@ -63,14 +72,19 @@ export async function scoreSubmission(deps: ScoreDeps, input: ScoreInput): Promi
   deps.stages?.('features');
   const duplicate = await deps.fingerprints.has(shape);
   deps.stages?.('duplicateLookup');
-  const model = table.types[inputType];
-  const terms = termContributions(model, { kernel: values, keyboard });
+  const own = table.types[inputType];
+  const model = inputType === 'keyboard' ? (deps.keyboardModel ?? own) : own;
   const probe = probeLogit(table, input.probeReactionsMs ?? []);
-  const gate = trippedGate(model, { kernel: values, keyboard });
-  const score = duplicate || gate !== undefined ? 0 : sigmoid(terms.reduce((sum, c) => sum + c, model.bias + probe));
+  const scoreBy = (m: InputTable) => {
+    const terms = termContributions(m, { kernel: values, keyboard });
+    const gate = trippedGate(m, { kernel: values, keyboard });
+    return { terms, gate, score: duplicate || gate !== undefined ? 0 : sigmoid(terms.reduce((sum, c) => sum + c, m.bias + probe)) };
+  };
+  const { terms, gate, score } = scoreBy(model);
+  const tableScore = model === own ? score : scoreBy(own).score;
   const reasons = score < threshold ? explainScore(model, { terms, probe, duplicate, gate }) : [];
   deps.stages?.('scoring');
   if (!duplicate && score >= threshold) await deps.fingerprints.remember(shape);
   deps.stages?.('remember');
-  return { score, inputType, duplicate, reasons, features: values };
+  return { score, inputType, model, tableScore, duplicate, reasons, features: values };
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config.js';
+import type { KeyboardDoorPolicy } from '../keyboard/KeyboardDoorPolicy.js';
 import type { ScoringConfig } from '../scoring/parseScoringConfig.js';
 import type { WebAuthnConfig } from '../webauthn/WebAuthnConfig.js';
 
@@ -24,6 +25,8 @@ export interface SitePolicy {
   /** Passkey mode with its relying party (mode `off`: never asked for). */
   webauthn: WebAuthnConfig;
   scoring: ScoringConfig;
+  /** The keyboard door's mode and budget (core/keyboard/KeyboardDoorPolicy.ts). */
+  keyboard: KeyboardDoorPolicy;
   /** /siteverify with a `remoteip` other than the solving address: `flag` reports it, `reject` fails. */
   remoteip: 'flag' | 'reject';
 }
@@ -40,6 +43,7 @@ export function defaultPolicy(config: Config): SitePolicy {
     probeProbability: config.probeProbability,
     webauthn: config.webauthn,
     scoring: config.scoring,
+    keyboard: config.keyboardDoor,
     remoteip: 'flag',
   };
 }

@@ -103,6 +103,13 @@ function resolvePolicy(p: PolicyInFile, fallback: SitePolicy, source: string, at
       table: fallback.scoring.table,
       ...(siteTable === undefined ? {} : { siteTable }),
     },
+    keyboard: {
+      door: p.keyboard?.door ?? fallback.keyboard.door,
+      floorPerMinute: p.keyboard?.floor_per_minute ?? fallback.keyboard.floorPerMinute,
+      surgeFactor: p.keyboard?.surge_factor ?? fallback.keyboard.surgeFactor,
+      calmMinutes: p.keyboard?.calm_minutes ?? fallback.keyboard.calmMinutes,
+      clientPerHour: p.keyboard?.client_per_hour ?? fallback.keyboard.clientPerHour,
+    },
     remoteip: p.remoteip ?? fallback.remoteip,
   };
 }

@@ -5,6 +5,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { MAX_MAZE_SIDE, MIN_MAZE_SIDE } from '../../kernel/types.js';
 import { MAX_POW_DIFFICULTY } from './SitePolicy.js';
+import { KEYBOARD_DOOR_LIMITS, KEYBOARD_DOOR_MODES } from '../keyboard/KeyboardDoorPolicy.js';
 
 /** Characters and length of a site key in a sites file. */
 export const SITE_KEY_PATTERN = '^[A-Za-z0-9._-]{1,128}$';
@@ -76,6 +77,18 @@ export const PolicySchema = closed(
           ),
         },
         'Behavioural scoring',
+      ),
+    ),
+    keyboard: opt(
+      closed(
+        {
+          door: opt(Type.Union(KEYBOARD_DOOR_MODES.map((m) => Type.Literal(m)), { description: 'auto (default KEYBOARD_DOOR): people first until a surge; or pin people_first, strict or surge' })),
+          floor_per_minute: opt(Type.Number({ minimum: KEYBOARD_DOOR_LIMITS.floorPerMinute.min, maximum: KEYBOARD_DOOR_LIMITS.floorPerMinute.max, description: 'Baseline keyboard tokens per minute of a site that has learned less (default KEYBOARD_FLOOR_PER_MINUTE)' })),
+          surge_factor: opt(Type.Number({ minimum: KEYBOARD_DOOR_LIMITS.surgeFactor.min, maximum: KEYBOARD_DOOR_LIMITS.surgeFactor.max, description: 'A surge: keyboard tokens and their share above this many times the baseline (default KEYBOARD_SURGE_FACTOR)' })),
+          calm_minutes: opt(int(KEYBOARD_DOOR_LIMITS.calmMinutes.min, KEYBOARD_DOOR_LIMITS.calmMinutes.max, 'Minutes under half the surge level before a surge ends (default KEYBOARD_CALM_MINUTES)')),
+          client_per_hour: opt(int(KEYBOARD_DOOR_LIMITS.clientPerHour.min, KEYBOARD_DOOR_LIMITS.clientPerHour.max, 'Keyboard tokens a client may earn an hour before its keyboard solves are scored strictly; 0 off (default KEYBOARD_CLIENT_PER_HOUR)')),
+        },
+        'The keyboard door and its budget',
       ),
     ),
     remoteip: opt(Type.Union([Type.Literal('flag'), Type.Literal('reject')], { description: 'A /siteverify remoteip other than the solving address: report it, or fail' })),

@@ -18,6 +18,21 @@ export interface ScoreCheckInput {
   packed: PackedEvents;
   /** Server-measured probe reaction times, ms (empty without probes). */
   probeReactionsMs: readonly number[];
+  /** Score a keyboard solve by the strict keyboard model (STRICT_KEYBOARD_MODEL) instead of the table's. */
+  strictKeyboard: boolean;
+}
+
+/** The strict keyboard model: `v2`'s, which holds the known keyboard scripts to about 2% (docs/keyboard-solves.md). */
+export const STRICT_KEYBOARD_MODEL = scoringTables.v2.types.keyboard;
+
+/**
+ * For a keyboard solve: whether the strict model judged it (the `keyboard_strict` method), and
+ * whether the table's own (people-first) model accepts it, which is what the keyboard budget
+ * counts whichever model judged it.
+ */
+export interface KeyboardJudgement {
+  strict: boolean;
+  peopleFirstPass: boolean;
 }
 
 /** What scoring measured, in the mode it ran in (for the dashboard and sampled traces). */
@@ -33,7 +48,9 @@ export interface Scored {
  * `reasons`: why the score is under the threshold (shadow mode only; empty otherwise). `scored`:
  * present when scoring ran in enforce or shadow mode.
  */
-export type ScoreCheck = { ok: true; score: number; reasons: ReasonCode[]; scored?: Scored } | { ok: false; failure: Failure; scored: Scored };
+export type ScoreCheck =
+  | { ok: true; score: number; reasons: ReasonCode[]; scored?: Scored; keyboard?: KeyboardJudgement }
+  | { ok: false; failure: Failure; scored: Scored; keyboard?: KeyboardJudgement };
 
 /** The score a token carries when scoring is off: nothing was measured, so nothing counts against. */
 export const UNSCORED = 1;
@@ -52,8 +69,9 @@ export async function checkScore(ctx: CoreContext, input: ScoreCheckInput): Prom
   const { mode: pointerMode, keyboardMode = pointerMode, threshold } = input.scoring;
   const unscored: ScoreCheck = { ok: true, score: UNSCORED, reasons: [] };
   if (pointerMode === 'off' && keyboardMode === 'off') return unscored;
+  const table = input.scoring.siteTable ?? scoringTables[input.scoring.table];
   const r = await scoreSubmission(
-    { kernel: ctx.kernel, table: input.scoring.siteTable ?? scoringTables[input.scoring.table], fingerprints: ctx.fingerprints, stages: ctx.verifyStages },
+    { kernel: ctx.kernel, table, keyboardModel: input.strictKeyboard ? STRICT_KEYBOARD_MODEL : undefined, fingerprints: ctx.fingerprints, stages: ctx.verifyStages },
     {
       maze: input.maze,
       cellSize: input.cellSize,
@@ -66,15 +84,16 @@ export async function checkScore(ctx: CoreContext, input: ScoreCheckInput): Prom
   const mode = r.inputType === 'keyboard' ? keyboardMode : pointerMode;
   if (mode === 'off') return unscored;
   const scored: Scored = { mode, score: r.score, reasons: r.reasons, features: r.features };
+  const keyboard = r.inputType === 'keyboard' ? { strict: r.model === STRICT_KEYBOARD_MODEL, peopleFirstPass: !r.duplicate && r.tableScore >= threshold } : undefined;
   if (mode === 'shadow') {
     ctx.log.info(
       { site_key: input.siteKey, score: r.score, input_type: r.inputType, duplicate: r.duplicate, below_threshold: r.score < threshold, reasons: r.reasons },
       'shadow score',
     );
     ctx.verifyStages?.('logging');
-    return { ok: true, score: r.score, reasons: r.reasons, scored };
+    return { ok: true, score: r.score, reasons: r.reasons, scored, keyboard };
   }
-  if (r.duplicate) return { ok: false, failure: failure('duplicate_trace'), scored };
-  if (r.score < threshold) return { ok: false, failure: failure('behavioral_rejected'), scored };
-  return { ok: true, score: r.score, reasons: [], scored };
+  if (r.duplicate) return { ok: false, failure: failure('duplicate_trace'), scored, keyboard };
+  if (r.score < threshold) return { ok: false, failure: failure('behavioral_rejected'), scored, keyboard };
+  return { ok: true, score: r.score, reasons: [], scored, keyboard };
 }

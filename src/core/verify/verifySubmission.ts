@@ -25,6 +25,8 @@ import { DUMMY_TOKEN } from '../sites/testKeys.js';
 import { replayTrace } from '../challenge/replayTrace.js';
 import type { VerifySeen } from '../traffic/TrafficCounters.js';
 import { siteLabel } from '../traffic/siteLabel.js';
+import { countForBudget } from '../keyboard/countForBudget.js';
+import { strictKeyboardFor } from '../keyboard/strictKeyboardFor.js';
 
 /** /verify fields the server reads; `maze_seed`, `cell_size`, `rate_limit_binding` are never trusted. */
 export interface VerifyInput {
@@ -121,7 +123,8 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
 
   const derived = derivedFromMac(challenge.mac, policy.probeProbability);
   seen.inputType = inputType;
-  const powNeeds = { powDifficulty: challenge.powDifficulty, powKeyboardExtraBits: config.powKeyboardExtraBits };
+  const surgeBits = challenge.keyboardSurge ? config.powKeyboardSurgeExtraBits : 0;
+  const powNeeds = { powDifficulty: challenge.powDifficulty, powKeyboardExtraBits: config.powKeyboardExtraBits + surgeBits };
   const pow = checkPow(kernel, derived.powChallenge, input.pow_proof, powNeeds, inputType);
   if (pow !== undefined) return { ok: false, failure: pow };
   ctx.verifyStages?.('pow');
@@ -164,8 +167,11 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
   if (webauthn !== undefined) return { ok: false, failure: webauthn };
   ctx.verifyStages?.('passkey');
 
-  const scored = await checkScore(ctx, { siteKey: input.site_key, scoring: policy.scoring, maze, cellSize, events: input.events, packed, probeReactionsMs });
+  const binding = bindingFromAddress(client.address);
+  const strictKeyboard = inputType === 'keyboard' && (await strictKeyboardFor(ctx, site, challenge.keyboardSurge, binding));
+  const scored = await checkScore(ctx, { siteKey: input.site_key, scoring: policy.scoring, maze, cellSize, events: input.events, packed, probeReactionsMs, strictKeyboard });
   seen.scored = scored.scored;
+  await countForBudget(ctx, site, { keyboard: inputType === 'keyboard', binding }, scored);
   if (!scored.ok) return { ok: false, failure: scored.failure };
   const { score, reasons } = scored;
 
@@ -176,6 +182,7 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
     score,
     reasons,
     inputType,
+    method: inputType !== 'keyboard' ? 'pointer' : scored.keyboard?.strict === true ? 'keyboard_strict' : 'keyboard',
     hostname: hostnameOf(client.origin),
     ip: client.address,
     now: ctx.now(),

@@ -20,7 +20,7 @@ const SITES: Record<string, SiteverifyCaller> = {
 const callerOf = (secret: string) => SITES[secret];
 
 function mint(sessionId = 'kept-by-the-widget', siteKey = 'shop'): string {
-  return issueSessionToken(ring, { challengeId: challengeIdAt(T0 - 5_000), sessionId, siteKey, score: 0.8, inputType: 'mouse', hostname: 'shop.example', ip: '', now: T0 });
+  return issueSessionToken(ring, { challengeId: challengeIdAt(T0 - 5_000), sessionId, siteKey, score: 0.8, inputType: 'keyboard', method: 'keyboard_strict', hostname: 'shop.example', ip: '', now: T0 });
 }
 
 const deps = () => ({ ring, store: new MemoryStore({ maxMarkers: 100, maxCounters: 10 }), now: () => T0 + 1_000 });
@@ -44,6 +44,7 @@ describe('siteverifyCompat', () => {
     expect(await siteverifyCompat(d, { secret: 'secret-of-shop', response: t }, callerOf)).toEqual({
       success: true,
       score: 0.8,
+      method: 'keyboard_strict',
       challenge_ts: new Date(T0).toISOString(),
       hostname: 'shop.example',
     });

@@ -33,6 +33,9 @@ describe('parseSitesFile', () => {
     // The scoring table is server-wide (SCORING_TABLE) unless a site names its own table_file.
     expect(forum!.policy.scoring).toEqual({ mode: 'shadow', threshold: config.scoring.threshold, table: config.scoring.table });
     expect(forum!.policy.remoteip).toBe('reject');
+    expect(shop!.policy.keyboard).toEqual({ door: 'auto', floorPerMinute: 4, surgeFactor: 3, calmMinutes: 2, clientPerHour: 12 });
+    // Unset keyboard fields come from the server (KEYBOARD_*).
+    expect(forum!.policy.keyboard).toEqual({ ...config.keyboardDoor, door: 'people_first' });
     expect(staging!.policy).toEqual(r.snapshot.fallback);
   });
 
@@ -51,6 +54,11 @@ describe('parseSitesFile', () => {
     ['max below difficulty', { sites: { shop: site({ policy: { pow: { difficulty: 20, max_difficulty: 19 } } }) } }, 'site "shop": policy.pow.max_difficulty: 19 is below the difficulty 20'],
     ['passkeys without a relying party', { sites: { shop: site({ policy: { passkeys: { mode: 'required' } } }) } }, 'site "shop": policy.passkeys: rp_id (or WEBAUTHN_RP_ID) is required'],
     ['passkeys on an IP', { sites: { shop: site({ policy: { passkeys: { mode: 'preferred', rp_id: '10.0.0.1', origins: ['https://10.0.0.1'] } } }) } }, 'site "shop": policy.passkeys: rp_id (or WEBAUTHN_RP_ID) must be a domain name'],
+    ['a keyboard door that is none', { sites: { shop: site({ policy: { keyboard: { door: 'closed' } } }) } }, 'site "shop": policy.keyboard.door'],
+    ['a surge factor under 1.5', { sites: { shop: site({ policy: { keyboard: { surge_factor: 1.49 } } }) } }, 'site "shop": policy.keyboard.surge_factor: Expected number to be greater or equal to 1.5'],
+    ['a keyboard floor under 0.1', { sites: { shop: site({ policy: { keyboard: { floor_per_minute: 0.09 } } }) } }, 'site "shop": policy.keyboard.floor_per_minute: Expected number to be greater or equal to 0.1'],
+    ['calm over an hour', { sites: { shop: site({ policy: { keyboard: { calm_minutes: 61 } } }) } }, 'site "shop": policy.keyboard.calm_minutes: Expected integer to be less or equal to 60'],
+    ['a negative client budget', { sites: { shop: site({ policy: { keyboard: { client_per_hour: -1 } } }) } }, 'site "shop": policy.keyboard.client_per_hour: Expected integer to be greater or equal to 0'],
     ['no sites object', { site: {} }, 'site: Unexpected property'],
     ['not JSON', '{"sites": {', 'not valid JSON'],
   ])('refuses %s, naming the site and the field', (_what, file, message) => {
