@@ -3,6 +3,7 @@ import { reasonClaim } from './scoring/reasons/reasonClaim.js';
 import type { ReasonCode } from './scoring/reasons/reasonCodes.js';
 import type { KeyRing } from './token/keys.js';
 import { randomBase64url } from './token/randomPool.js';
+import type { SolveMethod } from './token/solveMethod.js';
 import { signToken } from './token/signToken.js';
 
 /** Lifetime of a session token (interface.md: valid 60 seconds). */
@@ -25,8 +26,10 @@ export function issueSessionToken(
     score: number;
     /** Why the score is low (at most 3; empty when it is not): carried as `rsn`, only when any. */
     reasons?: readonly ReasonCode[];
-    /** The input type inferred from the events (never the client's claim). */
-    inputType: InputType;
+    /** The input type inferred from the events (never the client's claim); absent for a door without a maze. */
+    inputType?: InputType;
+    /** How the token was earned (the `method` claim); absent: not said. */
+    method?: SolveMethod;
     hostname: string;
     /** The solving client's address as the server saw it ('' when unknown). */
     ip: string;
@@ -46,7 +49,8 @@ export function issueSessionToken(
       exp: Math.floor((c.now + ttlMs) / 1000),
       score: c.score,
       ...(c.reasons !== undefined && c.reasons.length > 0 ? { rsn: reasonClaim(c.reasons) } : {}),
-      input_type: c.inputType,
+      ...(c.inputType === undefined ? {} : { input_type: c.inputType }),
+      ...(c.method === undefined ? {} : { method: c.method }),
       hostname: c.hostname,
       ip: c.ip,
     },

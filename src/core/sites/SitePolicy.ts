@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config.js';
+import type { PrivacyPassIssuer } from '../privacyPass/PrivacyPassIssuer.js';
 import type { ScoringConfig } from '../scoring/parseScoringConfig.js';
 import type { WebAuthnConfig } from '../webauthn/WebAuthnConfig.js';
 
@@ -26,6 +27,11 @@ export interface SitePolicy {
   scoring: ScoringConfig;
   /** /siteverify with a `remoteip` other than the solving address: `flag` reports it, `reject` fails. */
   remoteip: 'flag' | 'reject';
+  /**
+   * The Privacy Pass issuers the site trusts (docs/doors.md); absent when none (the door is
+   * closed), so the digest of a policy without them is unchanged.
+   */
+  privacyPassIssuers?: readonly PrivacyPassIssuer[];
 }
 
 /** The one policy of a server without a sites file, from its environment. */
@@ -41,6 +47,7 @@ export function defaultPolicy(config: Config): SitePolicy {
     webauthn: config.webauthn,
     scoring: config.scoring,
     remoteip: 'flag',
+    ...(config.privacyPassIssuers.length > 0 ? { privacyPassIssuers: config.privacyPassIssuers } : {}),
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { MAX_MAZE_SIDE, MIN_MAZE_SIDE } from '../../kernel/types.js';
+import { MAX_ISSUERS, MAX_ISSUER_NAME_LENGTH } from '../privacyPass/PrivacyPassIssuer.js';
 import { MAX_POW_DIFFICULTY } from './SitePolicy.js';
 
 /** Characters and length of a site key in a sites file. */
@@ -76,6 +77,23 @@ export const PolicySchema = closed(
           ),
         },
         'Behavioural scoring',
+      ),
+    ),
+    privacy_pass: opt(
+      closed(
+        {
+          issuers: Type.Array(
+            closed(
+              {
+                name: Type.String({ minLength: 1, maxLength: MAX_ISSUER_NAME_LENGTH, description: 'The issuer name token challenges carry (a host name)' }),
+                token_key: Type.String({ minLength: 1, maxLength: 1024, description: "The issuer's token key, base64url (its directory's `token-key`)" }),
+              },
+              'A trusted issuer and one of its keys',
+            ),
+            { maxItems: MAX_ISSUERS, description: 'Issuers whose type 0x0002 tokens pass without a maze; [] closes the door (default PRIVACY_PASS_ISSUERS)' },
+          ),
+        },
+        'Privacy Pass (docs/doors.md)',
       ),
     ),
     remoteip: opt(Type.Union([Type.Literal('flag'), Type.Literal('reject')], { description: 'A /siteverify remoteip other than the solving address: report it, or fail' })),
