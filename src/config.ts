@@ -4,6 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
+import type { PrivacyPassIssuer } from './core/privacyPass/PrivacyPassIssuer.js';
+import { parsePrivacyPassIssuers } from './core/privacyPass/parsePrivacyPassIssuers.js';
 import { type ScoringConfig, parseScoringConfig } from './core/scoring/parseScoringConfig.js';
 import type { WebAuthnConfig } from './core/webauthn/WebAuthnConfig.js';
 import { parseWebAuthnConfig } from './core/webauthn/parseWebAuthnConfig.js';
@@ -56,6 +58,8 @@ export interface Config {
   scoring: ScoringConfig;
   /** WEBAUTHN_MODE, WEBAUTHN_RP_ID, WEBAUTHN_ORIGIN, WEBAUTHN_RP_NAME. */
   webauthn: WebAuthnConfig;
+  /** PRIVACY_PASS_ISSUERS: the Privacy Pass issuers every site trusts unless the sites file says otherwise (docs/doors.md). */
+  privacyPassIssuers: PrivacyPassIssuer[];
   /** Where the durable data (passkey credentials) lives. */
   dataDir: string;
   /** STORE, CREDENTIALS, REDIS_* and SHARE_PORT. */
@@ -304,6 +308,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       probeProbability: num(env, 'PROBE_PROBABILITY', DEFAULTS.PROBE_PROBABILITY, 0, 1, false),
       scoring: parsed(() => parseScoringConfig(env)),
       webauthn: parsed(() => parseWebAuthnConfig(env)),
+      privacyPassIssuers: parsed(() => parsePrivacyPassIssuers(env.PRIVACY_PASS_ISSUERS)),
       dataDir: env.DATA_DIR?.trim() || DEFAULTS.DATA_DIR,
       store: parsed(() => parseStoreConfig(env)),
       trustProxy: trustProxy(env),

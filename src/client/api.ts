@@ -40,6 +40,8 @@ export interface Challenge {
   };
   probes?: Probe[];
   webauthn_request_options?: WebAuthnRequestOptions;
+  /** The site trusts Privacy Pass issuers: GET /privacy-pass may pass without a maze. */
+  privacy_pass?: boolean;
   /** A test site key: nothing to solve, /verify answers a fixed outcome. */
   test?: boolean;
 }
@@ -105,6 +107,23 @@ export class Api {
     tapped_cell: { x: number; y: number };
   }): Promise<Result<{ completion_token: string }>> {
     return this.post('/probe/complete', body, (j) => j.success === true && typeof j.completion_token === 'string');
+  }
+
+  /**
+   * GET /privacy-pass: a browser holding Privacy Pass tokens answers the server's 401
+   * PrivateToken challenge by itself (it retries with the token), and this resolves to the
+   * session token; one that holds none leaves the 401 (`privacy_pass_required`).
+   */
+  async privacyPass(query: { challenge_id: string; site_key: string; session_id: string }): Promise<Result<{ token: string }>> {
+    let res: Response;
+    try {
+      res = await fetch(`${this.base}/privacy-pass?${new URLSearchParams(query)}`);
+    } catch {
+      return { ok: false, code: 'network' };
+    }
+    const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+    if (res.ok && json.success === true && typeof json.token === 'string') return { ok: true, value: { token: json.token } };
+    return { ok: false, code: typeof json.error_code === 'string' ? json.error_code : `http_${res.status}` };
   }
 
   verify(body: Record<string, unknown>): Promise<Result<{ token: string }>> {

@@ -21,6 +21,12 @@ export interface Texts {
   working: string;
   submitting: string;
   passkey: string;
+  /** While the widget asks the browser for a Privacy Pass token (sites that trust issuers). */
+  privacyPass: string;
+  /** Verified by a Privacy Pass token: no puzzle. */
+  privacyPassVerified: string;
+  /** The browser had no Privacy Pass token: the puzzle is shown. */
+  privacyPassFallback: string;
   verified: string;
   /** Shown while a test site key's fixed outcome is fetched (no puzzle is drawn). */
   testKey: string;
@@ -61,6 +67,9 @@ export const defaultTexts: Texts = {
   working: 'Finishing the check…',
   submitting: 'Checking…',
   passkey: 'Confirm with your passkey…',
+  privacyPass: 'Asking your browser for a Privacy Pass token. If it has one, there is no puzzle…',
+  privacyPassVerified: 'Verified by a Privacy Pass token from your device, without a puzzle. You can continue.',
+  privacyPassFallback: 'Your browser gave no Privacy Pass token. Trace a path from S to E. Keyboard: press Enter, then use the arrow keys.',
   verified: 'Verified. You can continue.',
   testKey: 'Test site key: no puzzle, the outcome is fixed.',
   expired: 'The puzzle expired. Here is a new one.',

@@ -53,6 +53,18 @@ export const ErrorStatus = {
   // passkeys
   registration_failed: 400,
   registration_session_not_found: 400,
+
+  // Privacy Pass (GET /privacy-pass, see docs/doors.md)
+  /** No token was sent: answered with the site's PrivateToken challenges (WWW-Authenticate). */
+  privacy_pass_required: 401,
+  /** The Authorization header is not one PrivateToken token of the right length. */
+  privacy_pass_malformed: 400,
+  /** A token of a type other than 0x0002 (publicly verifiable, blind RSA). */
+  privacy_pass_unsupported_type: 400,
+  /** A token for another challenge or origin, under a key the site does not trust, or whose signature fails. */
+  privacy_pass_rejected: 403,
+  /** A token redeemed before, on any node. */
+  privacy_pass_replayed: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ErrorStatus;

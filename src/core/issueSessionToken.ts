@@ -26,9 +26,9 @@ export function issueSessionToken(
     score: number;
     /** Why the score is low (at most 3; empty when it is not): carried as `rsn`, only when any. */
     reasons?: readonly ReasonCode[];
-    /** The input type inferred from the events (never the client's claim). */
-    inputType: InputType;
-    /** How the server judged the solve (pointer, or which keyboard model scored it): carried as `method`. */
+    /** The input type inferred from the events (never the client's claim); absent for a door without a maze. */
+    inputType?: InputType;
+    /** How the server judged the solve (pointer, which keyboard model scored it, or a door): carried as `method`. */
     method: SolveMethod;
     hostname: string;
     /** The solving client's address as the server saw it ('' when unknown). */
@@ -49,7 +49,7 @@ export function issueSessionToken(
       exp: Math.floor((c.now + ttlMs) / 1000),
       score: c.score,
       ...(c.reasons !== undefined && c.reasons.length > 0 ? { rsn: reasonClaim(c.reasons) } : {}),
-      input_type: c.inputType,
+      ...(c.inputType === undefined ? {} : { input_type: c.inputType }),
       method: c.method,
       hostname: c.hostname,
       ip: c.ip,

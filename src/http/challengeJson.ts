@@ -36,10 +36,10 @@ const cellSize = new LastNumber();
 /**
  * The JSON text of a challenge, exactly as JSON.stringify writes it. /challenge is the busiest
  * route, and a plain challenge (no probe, no passkey options) is written from a template in
- * half the time; the others (and test challenges) go through JSON.stringify.
+ * half the time; the others (probes, passkey options, Privacy Pass, test challenges) go through JSON.stringify.
  */
 export function challengeJson(c: Challenge): string {
-  if (c.probes !== undefined || c.webauthn_request_options !== undefined || c.test !== undefined) return JSON.stringify(c);
+  if (c.probes !== undefined || c.webauthn_request_options !== undefined || c.privacy_pass !== undefined || c.test !== undefined) return JSON.stringify(c);
   return (
     `{"id":"${c.id}","challenge_type":"${c.challenge_type}","maze_seed":${num(c.maze_seed)},"maze_width":${mazeWidth.text(c.maze_width)},` +
     `"maze_height":${mazeHeight.text(c.maze_height)},"maze_difficulty":${mazeDifficulty.text(c.maze_difficulty)},"pow_challenge":"${c.pow_challenge}",` +

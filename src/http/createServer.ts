@@ -37,6 +37,7 @@ import { compatSiteverifyRoute } from './routes/compatSiteverify.js';
 import { HCAPTCHA, RECAPTCHA, TURNSTILE } from './compat/dialects.js';
 import { verifyRoute } from './routes/verify.js';
 import { registerOptionsRoute, registerVerifyRoute } from './routes/webauthn.js';
+import { privacyPassRoute } from './routes/privacyPass.js';
 import { compileSchemas, schemaError } from './schemas.js';
 import { type GetRoute, buildOpenApiDocument } from './openapi/buildOpenApiDocument.js';
 import { RouteTable } from './openapi/RouteTable.js';
@@ -275,11 +276,13 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
     };
   }
 
-  function get(path: string, answer: (authorization: string) => Promise<Reply>) {
+  function get({ path, answer, request }: GetRoute) {
     const m = metrics.route(path);
     return (res: HttpResponse, req: HttpRequest) => {
-      const cors = corsHeaders(config.corsOrigins, req.getHeader('origin'));
-      settleWith(track(res, m, path, cors), answer(req.getHeader('authorization')), path, plainFailure);
+      const origin = req.getHeader('origin');
+      const cors = corsHeaders(config.corsOrigins, origin);
+      const about = request ? { query: req.getQuery() ?? '', host: req.getHeader('host'), origin, address: peerAddress(res, req, config.trustProxy) } : undefined;
+      settleWith(track(res, m, path, cors), answer(req.getHeader('authorization'), about), path, plainFailure);
     };
   }
 
@@ -327,6 +330,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
       errors: [],
       answer: async () => ({ status: 200, body: openapi, contentType: JSON_TYPE }),
     },
+    privacyPassRoute(ctx),
   ];
 
   for (const prefix of prefixes) {
@@ -336,7 +340,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
       allowed.set(path, METHODS_OF_POST_ROUTES);
     }
     for (const route of getRoutes) {
-      app.get(prefix + route.path, get(route.path, route.answer));
+      app.get(prefix + route.path, get(route));
       allowed.set(prefix + route.path, METHODS_OF_GET_ROUTES);
     }
   }

@@ -57,10 +57,13 @@ export const ChallengeResponse = closed(
     }),
     probes: opt(Type.Array(Probe)),
     webauthn_request_options: opt(WebAuthnRequestOptions),
+    privacy_pass: opt(Type.Literal(true, { description: 'The site trusts Privacy Pass issuers: GET /privacy-pass may pass without a maze' })),
     test: TEST,
   },
   'A challenge',
 );
+
+export const PrivacyPassResponse = closed({ success: Type.Literal(true), token: Type.String({ description: 'Session token (method privacy_pass): single use, 60 s' }) });
 
 export const ProbeArmResponse = closed({ success: Type.Literal(true), probe_ticket: Type.String(), armed_at: int('ms'), deadline_at: int('ms') });
 export const ProbeCompleteResponse = closed({ success: Type.Literal(true), completion_token: Type.String() });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { KeyboardDoorPolicy } from '../keyboard/KeyboardDoorPolicy.js';
+import type { PrivacyPassIssuer } from '../privacyPass/PrivacyPassIssuer.js';
 import type { ScoringConfig } from '../scoring/parseScoringConfig.js';
 import type { WebAuthnConfig } from '../webauthn/WebAuthnConfig.js';
 
@@ -29,6 +30,11 @@ export interface SitePolicy {
   keyboard: KeyboardDoorPolicy;
   /** /siteverify with a `remoteip` other than the solving address: `flag` reports it, `reject` fails. */
   remoteip: 'flag' | 'reject';
+  /**
+   * The Privacy Pass issuers the site trusts (docs/doors.md); absent when none (the door is
+   * closed), so the digest of a policy without them is unchanged.
+   */
+  privacyPassIssuers?: readonly PrivacyPassIssuer[];
 }
 
 /** The one policy of a server without a sites file, from its environment. */
@@ -45,6 +51,7 @@ export function defaultPolicy(config: Config): SitePolicy {
     scoring: config.scoring,
     keyboard: config.keyboardDoor,
     remoteip: 'flag',
+    ...(config.privacyPassIssuers.length > 0 ? { privacyPassIssuers: config.privacyPassIssuers } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import { Value } from '@sinclair/typebox/value';
 import type { Config } from '../../config.js';
 import type { ScoringTable } from '../scoring/ScoringTable.js';
+import { type PrivacyPassIssuer, checkIssuer } from '../privacyPass/PrivacyPassIssuer.js';
 import { parseWebAuthnConfig } from '../webauthn/parseWebAuthnConfig.js';
 import { loadSiteTable } from './loadSiteTable.js';
 import type { SiteEntry, SitesSnapshot } from './SiteRegistry.js';
@@ -84,6 +85,15 @@ function resolvePolicy(p: PolicyInFile, fallback: SitePolicy, source: string, at
     }
     siteTable = loaded.table;
   }
+  let privacyPassIssuers = fallback.privacyPassIssuers;
+  if (p.privacy_pass !== undefined) {
+    try {
+      privacyPassIssuers = p.privacy_pass.issuers.map((i): PrivacyPassIssuer => checkIssuer(i.name, i.token_key));
+    } catch (e) {
+      at('policy.privacy_pass.issuers', e instanceof Error ? e.message : String(e));
+      return undefined;
+    }
+  }
   // A site that sets its mode sets its keyboard solves' too, unless it names keyboard_mode.
   const keyboardMode = p.scoring?.keyboard_mode ?? (p.scoring?.mode === undefined ? fallback.scoring.keyboardMode : undefined);
   return {
@@ -111,6 +121,7 @@ function resolvePolicy(p: PolicyInFile, fallback: SitePolicy, source: string, at
       clientPerHour: p.keyboard?.client_per_hour ?? fallback.keyboard.clientPerHour,
     },
     remoteip: p.remoteip ?? fallback.remoteip,
+    ...(privacyPassIssuers !== undefined && privacyPassIssuers.length > 0 ? { privacyPassIssuers } : {}),
   };
 }
 

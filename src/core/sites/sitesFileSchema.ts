@@ -4,6 +4,7 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { MAX_MAZE_SIDE, MIN_MAZE_SIDE } from '../../kernel/types.js';
+import { MAX_ISSUERS, MAX_ISSUER_NAME_LENGTH } from '../privacyPass/PrivacyPassIssuer.js';
 import { MAX_POW_DIFFICULTY } from './SitePolicy.js';
 import { KEYBOARD_DOOR_LIMITS, KEYBOARD_DOOR_MODES } from '../keyboard/KeyboardDoorPolicy.js';
 
@@ -89,6 +90,23 @@ export const PolicySchema = closed(
           client_per_hour: opt(int(KEYBOARD_DOOR_LIMITS.clientPerHour.min, KEYBOARD_DOOR_LIMITS.clientPerHour.max, 'Keyboard tokens a client may earn an hour before its keyboard solves are scored strictly; 0 off (default KEYBOARD_CLIENT_PER_HOUR)')),
         },
         'The keyboard door and its budget',
+      ),
+    ),
+    privacy_pass: opt(
+      closed(
+        {
+          issuers: Type.Array(
+            closed(
+              {
+                name: Type.String({ minLength: 1, maxLength: MAX_ISSUER_NAME_LENGTH, description: 'The issuer name token challenges carry (a host name)' }),
+                token_key: Type.String({ minLength: 1, maxLength: 1024, description: "The issuer's token key, base64url (its directory's `token-key`)" }),
+              },
+              'A trusted issuer and one of its keys',
+            ),
+            { maxItems: MAX_ISSUERS, description: 'Issuers whose type 0x0002 tokens pass without a maze; [] closes the door (default PRIVACY_PASS_ISSUERS)' },
+          ),
+        },
+        'Privacy Pass (docs/doors.md)',
       ),
     ),
     remoteip: opt(Type.Union([Type.Literal('flag'), Type.Literal('reject')], { description: 'A /siteverify remoteip other than the solving address: report it, or fail' })),

@@ -19,7 +19,20 @@ export interface GetRoute {
   /** A JSON body's schema, or the content type of a body that is not described further. */
   success: TSchema | 'text/plain' | 'application/json';
   errors: readonly ErrorCode[];
-  answer(authorization: string): Promise<Reply>;
+  /** The route reads its request (GetRequest): its query, Host, Origin and client address. */
+  request?: true;
+  answer(authorization: string, request?: GetRequest): Promise<Reply>;
+}
+
+/** What a GetRoute with `request` is told of its request. */
+export interface GetRequest {
+  /** The query string, without the `?`. */
+  query: string;
+  host: string;
+  /** Origin header, '' when absent. */
+  origin: string;
+  /** Client address (see peerAddress.ts). */
+  address: string;
 }
 
 export interface OpenApiInput {
