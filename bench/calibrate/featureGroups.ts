@@ -1,4 +1,4 @@
-import { FEATURE_NAMES, type FeatureName } from '../../src/kernel/features.js';
+import type { FeatureName } from '../../src/kernel/features.js';
 
 /**
  * Groups of features one way of writing a mover gets right or wrong together. A bot family

@@ -60,7 +60,7 @@ function labelled(data: readonly Measured[]): KeyboardLabelled[] {
 
 const fitSet = (seed: number, spread: MazeSpread) => [
   ...KEYBOARD_PEOPLE.flatMap((p, i) => keyboardSamples(kernel, p, SIZES.fitPeople, seed + 50 + i, spread)),
-  ...FITTED_FAMILIES.map((f) => keyboardSamples(kernel, f, SIZES.fitBots, seed + 100 + KEYBOARD_BOT_FAMILIES.indexOf(f), spread)).flat(),
+  ...FITTED_FAMILIES.flatMap((f) => keyboardSamples(kernel, f, SIZES.fitBots, seed + 100 + KEYBOARD_BOT_FAMILIES.indexOf(f), spread)),
 ];
 const calibration = measured([...fitSet(1_000, 'varied'), ...fitSet(2_000, 'default')]);
 const cut = Math.log(defaultTable.threshold / (1 - defaultTable.threshold));
