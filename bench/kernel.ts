@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import { Bench, type Task } from 'tinybench';
 import { loadKernel, type Cell, type Kernel, type MazeParams, type RawEvent } from '../src/kernel/index.js';
 import { openKernel } from './calibrate/samples.js';
-import type { Row, Section } from './run.js';
+import type { Row, Section } from './section.js';
 
 const CELL = 40;
 /** Nonces hashed per iteration by each PoW solve loop. */

@@ -11,7 +11,7 @@ import { keyboardEvents } from './calibrate/keyboard/keyboardEvents.js';
 import { humanKeyboard } from './calibrate/keyboard/humanKeyboard.js';
 import { Rng } from './calibrate/random.js';
 import { openKernel } from './calibrate/samples.js';
-import type { Row, Section } from './run.js';
+import type { Row, Section } from './section.js';
 
 const MAZE: MazeParams = { seed: 20_261_125, width: 8, height: 8, difficulty: 0.3 };
 
