@@ -4,7 +4,7 @@ import { createHash, webcrypto } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { Bench, type Task } from 'tinybench';
 import { loadKernel, type Cell, type Kernel, type MazeParams, type RawEvent } from '../src/kernel/index.js';
-import { openKernel } from './calibrate/samples.js';
+import { openKernel } from '../calibration/samples.js';
 import type { Row, Section } from './section.js';
 
 const CELL = 40;

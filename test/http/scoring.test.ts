@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCRIPTED_FAMILIES, type ScriptedFamily, botEvents } from '../../bench/calibrate/bots.js';
-import { BOT_FAMILIES } from '../../bench/calibrate/bots/families.js';
-import { CELL } from '../../bench/calibrate/mazePath.js';
-import { Rng } from '../../bench/calibrate/random.js';
+import { SCRIPTED_FAMILIES, type ScriptedFamily, botEvents } from '../../calibration/bots/scriptedMovers.js';
+import { BOT_FAMILIES } from '../../calibration/bots/families.js';
+import { CELL } from '../../calibration/people/mazePath.js';
+import { Rng } from '../../calibration/random.js';
 import { defaultConfig } from '../../src/config.js';
 import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
 import { defaultTable } from '../../src/core/scoring/ScoringTable.js';
