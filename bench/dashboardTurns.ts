@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Section } from './run.js';
+import type { Section } from './section.js';
 import { SITE_KEY, verifyBodies } from './http/bodies.js';
 import { type Child, startServer } from './http/processes.js';
 import { RouteMeasurements, ROUNDS } from './http/routeMeasurements.js';

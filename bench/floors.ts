@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Row, Section } from './run.js';
+import type { Row, Section } from './section.js';
 import { SECRET, SITE_KEY, siteverifyBodies } from './http/bodies.js';
 import { type FloorRoute, startFloorApp } from './http/floorApp.js';
 import { type Child, startServer } from './http/processes.js';

@@ -4,8 +4,8 @@ import { createHash, webcrypto } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { Bench, type Task } from 'tinybench';
 import { loadKernel, type Cell, type Kernel, type MazeParams, type RawEvent } from '../src/kernel/index.js';
-import { openKernel } from './calibrate/samples.js';
-import type { Row, Section } from './run.js';
+import { openKernel } from '../calibration/samples.js';
+import type { Row, Section } from './section.js';
 
 const CELL = 40;
 /** Nonces hashed per iteration by each PoW solve loop. */
@@ -39,7 +39,7 @@ function trace(k: Kernel, maze: MazeParams, solution: readonly Cell[], count: nu
  */
 function strideTrace(solution: readonly Cell[], maze: MazeParams, count: number, stride: number, keepTurns: boolean): RawEvent[] {
   const turn = (i: number) => keepTurns && solution[i - 1]!.x !== solution[i + 1]!.x && solution[i - 1]!.y !== solution[i + 1]!.y;
-  const kept = solution.filter((c, i) => i % stride === 0 || i === solution.length - 1 || turn(i));
+  const kept = solution.filter((_c, i) => i % stride === 0 || i === solution.length - 1 || turn(i));
   const w = maze.width * CELL + 40;
   const h = maze.height * CELL + 64;
   return Array.from({ length: count }, (_, i) => {

@@ -7,11 +7,11 @@ import { readKeystrokes } from '../src/core/scoring/keyboard/readKeystrokes.js';
 import { scoreSubmission } from '../src/core/scoring/scoreSubmission.js';
 import { MemoryStore } from '../src/store/MemoryStore.js';
 import type { MazeParams, RawEvent } from '../src/kernel/index.js';
-import { keyboardEvents } from './calibrate/keyboard/keyboardEvents.js';
-import { humanKeyboard } from './calibrate/keyboard/humanKeyboard.js';
-import { Rng } from './calibrate/random.js';
-import { openKernel } from './calibrate/samples.js';
-import type { Row, Section } from './run.js';
+import { keyboardEvents } from '../calibration/keyboard/keyboardEvents.js';
+import { humanKeyboard } from '../calibration/keyboard/humanKeyboard.js';
+import { Rng } from '../calibration/random.js';
+import { openKernel } from '../calibration/samples.js';
+import type { Row, Section } from './section.js';
 
 const MAZE: MazeParams = { seed: 20_261_125, width: 8, height: 8, difficulty: 0.3 };
 

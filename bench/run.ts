@@ -4,20 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { runKernelBench } from './kernel.js';
-
-/** One measured line: a name and any numbers (or short texts) worth printing. */
-export interface Row {
-  name?: string;
-  [metric: string]: string | number | undefined;
-}
-
-/** What a bench module returns: a titled list of rows, optional notes and raw detail for the JSON. */
-export interface Section {
-  name: string;
-  rows: Row[];
-  notes?: string[];
-  detail?: unknown;
-}
+import type { Section } from './section.js';
 
 type Runner = () => Promise<Section>;
 

@@ -11,7 +11,7 @@ import { checkSignature } from '../src/core/verify/checkSignature.js';
 import { inlineSignatureVerifier } from '../src/core/verify/inlineSignatureVerifier.js';
 import { signatureWorker } from '../src/core/verify/signatureWorker.js';
 import { ecKeyPair } from '../test/helpers/ecKeyPair.js';
-import type { Section } from './run.js';
+import type { Section } from './section.js';
 
 const CHECKS = process.env.BENCH_QUICK === '1' ? 1_000 : 5_000;
 

@@ -31,7 +31,7 @@ import type { Store } from '../src/store/Store.js';
 import { verifyRoute } from '../src/http/routes/verify.js';
 import { compileSchemas } from '../src/http/schemas.js';
 import type { RawEvent } from '../src/kernel/types.js';
-import type { Section } from './run.js';
+import type { Section } from './section.js';
 import { threadCpuSeconds } from './http/processes.js';
 import { SECRET, SITE_KEY } from './http/bodies.js';
 

@@ -3,7 +3,7 @@
  * the ratio of the two setups' /verify per CPU-second of the Ariadne nodes, judged against the
  * target.
  */
-import type { Row, Section } from '../run.js';
+import type { Row, Section } from '../section.js';
 
 /** The two setups, in the order they take turns. */
 export const SETUPS = ['one Redis', 'Cluster'] as const;

@@ -1,6 +1,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { BENCH_CHALLENGE_TTL_MS, type Child, PIN, freePort, spawnChild } from './processes.js';
+import { freePort } from '../../test/helpers/freePort.js';
+import { BENCH_CHALLENGE_TTL_MS, type Child, PIN, spawnChild } from './processes.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

@@ -1,11 +1,11 @@
 /** The processes of the HTTP bench: the server, the bare uWebSockets.js app, and what /proc says of them. */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NODE_HEAP_FLAGS } from '../../src/cli/heapBounds.js';
+import { freePort } from '../../test/helpers/freePort.js';
 import { SECRET } from './bodies.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -18,17 +18,6 @@ export const PIN = ((): { server: string[]; generator: string[] } => {
   if (availableParallelism() < 2 || spawnSync('taskset', ['-c', '0', 'true']).status !== 0) return { server: [], generator: [] };
   return { server: ['taskset', '-c', '0'], generator: ['taskset', '-c', '1'] };
 })();
-
-export async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
-}
 
 export interface Child {
   url: string;

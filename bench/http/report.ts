@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import type { Row, Section } from '../run.js';
+import type { Row, Section } from '../section.js';
 import { PIN } from './processes.js';
 import { ROUNDS } from './routeMeasurements.js';
 import { WRK_CONNECTIONS } from './wrk.js';

@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { aggregateMetrics } from '../http/aggregateMetrics.js';
 import { nextMessage } from './nextMessage.js';
-import type { FromServerThread, ToServerThread } from './startServerThreads.js';
+import type { FromServerThread, ToServerThread } from './threadMessages.js';
 
 /** A thread scraped for /metrics gets the metrics of every thread, gathered here. */
 export function answerMetricsScrapes(threads: readonly Worker[]): void {

@@ -6,6 +6,7 @@ import { compareWithPeople } from '../core/scoring/drift/compareWithPeople.js';
 import { type TableVersion, defaultTable, scoringTables } from '../core/scoring/ScoringTable.js';
 import type { TraceRecord } from '../core/traffic/traceRecord.js';
 import { driftReportHtml } from './driftReportHtml.js';
+import type { Output } from './Output.js';
 import { writeSiteFit } from './writeSiteFit.js';
 
 export const CALIBRATE_USAGE = `Usage: ariadne calibrate --traces FILE [--out FILE] [--table VERSION] [--fit FILE]
@@ -15,12 +16,6 @@ export const CALIBRATE_USAGE = `Usage: ariadne calibrate --traces FILE [--out FI
   --table   the scoring table whose calibration people to compare with (default ${defaultTable.version})
   --fit     also fit a site table on the accepted pointer traces plus that table's bot families,
             write it to FILE (for policy.scoring.table_file) and print acceptance before and after`;
-
-/** Where a command writes its lines: standard output and standard error. */
-export interface Output {
-  out(line: string): void;
-  err(line: string): void;
-}
 
 /**
  * `ariadne calibrate --traces FILE`: compares the features of the accepted pointer traces of a

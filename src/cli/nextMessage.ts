@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import type { FromServerThread } from './startServerThreads.js';
+import type { FromServerThread } from './threadMessages.js';
 
 /** The next message of `worker` that `matches`. */
 export function nextMessage<M extends FromServerThread>(worker: Worker, matches: (m: FromServerThread) => m is M): Promise<M> {

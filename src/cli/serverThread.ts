@@ -12,7 +12,8 @@ import { openTrafficStore } from '../store/openStore.js';
 import { TRAFFIC_METHODS, type TrafficStore } from '../store/traffic/TrafficStore.js';
 import { createLogger } from './createLogger.js';
 import { serveHere } from './serveHere.js';
-import { CREDENTIAL_METHODS, type FromServerThread, LIST_METHODS, type ServerThreadData, type ToServerThread } from './startServerThreads.js';
+import { CREDENTIAL_METHODS, LIST_METHODS, type ServerThreadData } from './startServerThreads.js';
+import type { FromServerThread, ToServerThread } from './threadMessages.js';
 
 const data = workerData as ServerThreadData;
 const { config } = data;

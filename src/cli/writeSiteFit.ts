@@ -3,7 +3,7 @@ import { botFeatureRows } from '../core/scoring/fit/BotRows.js';
 import { type Acceptance, FitRefused, fitSiteTable } from '../core/scoring/fit/fitSiteTable.js';
 import { shippedBotRows } from '../core/scoring/fit/shippedBotRows.js';
 import { type TableVersion, scoringTables } from '../core/scoring/ScoringTable.js';
-import type { Output } from './calibrateTraces.js';
+import type { Output } from './Output.js';
 
 /**
  * `--fit OUT` of `ariadne calibrate --traces`: fits a site table on the accepted pointer traces'

@@ -1,4 +1,4 @@
-import { KernelInputError, type MazeParams, type PackedEvents } from './types.js';
+import { KernelInputError, type MazeParams, type PackedEvents, type TraceFeatures } from './types.js';
 import { checkCellSize, checkMaze } from './validate.js';
 import type { WasmKernel } from './wasmKernel.js';
 
@@ -56,13 +56,6 @@ export type FeatureName = (typeof FEATURE_NAMES)[number];
  */
 export const SHAPE_POINTS = 24;
 export const SHAPE_SIZE = 2 * SHAPE_POINTS;
-
-export interface TraceFeatures {
-  /** Values in the order of FEATURE_NAMES. */
-  values: Float64Array;
-  /** The trace's shape (SHAPE_SIZE samples in [0, 1]), for duplicate detection. */
-  shape: Float64Array;
-}
 
 interface FeatureExports {
   features(count: number, seed: number, width: number, height: number, difficulty: number, cellSize: number): number;

@@ -1,5 +1,3 @@
-import type { TraceFeatures } from './features.js';
-
 /**
  * The kernel's typed API, identical in Node and in the browser.
  * Implemented over one WebAssembly module built from `assembly/` (see kernel.md).
@@ -183,4 +181,12 @@ export class KernelInputError extends Error {
   ) {
     super(message);
   }
+}
+
+/** What the kernel measures of a trace (`features`). */
+export interface TraceFeatures {
+  /** Values in the order of FEATURE_NAMES (features.ts). */
+  values: Float64Array;
+  /** The trace's shape (SHAPE_SIZE samples in [0, 1]), for duplicate detection. */
+  shape: Float64Array;
 }

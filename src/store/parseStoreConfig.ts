@@ -86,7 +86,7 @@ function addresses(env: Env, name: string): RedisAddress[] | undefined {
   const raw = text(env, name);
   if (raw === undefined) return undefined;
   const list = raw.split(',').map((item) => {
-    const m = /^(\[[0-9a-fA-F:.]+\]|[^\s:\[\]]+):(\d{1,5})$/.exec(item.trim());
+    const m = /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]]+):(\d{1,5})$/.exec(item.trim());
     const port = Number(m?.[2]);
     if (m === null || port < 1 || port > 65_535) throw new Error(`${name} must be host:port,host:port,... not ${JSON.stringify(raw)}`);
     return { host: m[1]!.replace(/^\[(.*)\]$/, '$1'), port };

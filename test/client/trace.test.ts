@@ -148,7 +148,7 @@ describe('Trace', () => {
     const trace = new Trace(maze, s, kernel);
     const sol = maze.solution;
     // Every other cell of the solution where it runs straight; each turn cell is kept.
-    const kept = sol.filter((c, i) => i === 0 || i === sol.length - 1 || i % 2 === 0 || sol[i - 1]!.x !== sol[i + 1]!.x && sol[i - 1]!.y !== sol[i + 1]!.y);
+    const kept = sol.filter((_c, i) => i === 0 || i === sol.length - 1 || i % 2 === 0 || sol[i - 1]!.x !== sol[i + 1]!.x && sol[i - 1]!.y !== sol[i + 1]!.y);
     expect(kept.length).toBeLessThan(sol.length);
     for (const c of kept) {
       const e = { x: (20 + (c.x + 0.5) * 40) / s.width, y: (20 + (c.y + 0.5) * 40) / s.height, t: 0, type: 'move' };

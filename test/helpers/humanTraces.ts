@@ -5,10 +5,10 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { splitTraces } from '../../bench/calibrate/evaluate.js';
-import type { HumanTrace } from '../../bench/calibrate/humans.js';
-import { MAX_STRETCH, layOnMaze } from '../../bench/calibrate/layOnMaze.js';
-import { laidLength } from '../../bench/calibrate/mazePath.js';
+import { splitTraces } from '../../calibration/pointer/evaluate.js';
+import type { HumanTrace } from '../../calibration/people/humans.js';
+import { MAX_STRETCH, layOnMaze } from '../../calibration/people/layOnMaze.js';
+import { laidLength } from '../../calibration/people/mazePath.js';
 import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
 import { defaultTable } from '../../src/core/scoring/ScoringTable.js';
 import { TraceFingerprints } from '../../src/core/scoring/TraceFingerprints.js';

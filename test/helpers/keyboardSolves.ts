@@ -1,9 +1,9 @@
 // Arrow-key solves for the scoring tests: the keyboard people MODELS of the calibration (not human
-// data; bench/calibrate/keyboard/keyboardPeople.ts) and the keyboard scripts they are fitted against.
-import { type HoldStyle, type KeyboardBotFamily, keyboardBot } from '../../bench/calibrate/keyboard/keyboardBots.js';
-import { type KeyboardWidget, keyboardEvents } from '../../bench/calibrate/keyboard/keyboardEvents.js';
-import { type KeyboardPerson, keyboardPerson } from '../../bench/calibrate/keyboard/keyboardPeople.js';
-import { Rng } from '../../bench/calibrate/random.js';
+// data; calibration/keyboard/keyboardPeople.ts) and the keyboard scripts they are fitted against.
+import { type HoldStyle, type KeyboardBotFamily, keyboardBot } from '../../calibration/keyboard/keyboardBots.js';
+import { type KeyboardWidget, keyboardEvents } from '../../calibration/keyboard/keyboardEvents.js';
+import { type KeyboardPerson, keyboardPerson } from '../../calibration/keyboard/keyboardPeople.js';
+import { Rng } from '../../calibration/random.js';
 import type { Maze, RawEvent } from '../../src/kernel/types.js';
 
 /** The modelled person `seed` of `kind` solving `maze` as `widget` records it (ours starts with Enter). */

@@ -4,10 +4,10 @@
  * scored by the real scorer (table v3) and written by the real sampler (traceRecord); every solve
  * is `ok` in shadow mode, whatever it scored.
  */
-import { every, splitTraces } from '../../bench/calibrate/evaluate.js';
-import { CELL } from '../../bench/calibrate/mazePath.js';
-import { Rng } from '../../bench/calibrate/random.js';
-import { humanSamples } from '../../bench/calibrate/samples.js';
+import { every, splitTraces } from '../../calibration/pointer/evaluate.js';
+import { CELL } from '../../calibration/people/mazePath.js';
+import { Rng } from '../../calibration/random.js';
+import { humanSamples } from '../../calibration/samples.js';
 import { scoreSubmission } from '../../src/core/scoring/scoreSubmission.js';
 import { defaultTable } from '../../src/core/scoring/ScoringTable.js';
 import { TraceFingerprints } from '../../src/core/scoring/TraceFingerprints.js';

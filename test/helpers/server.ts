@@ -101,6 +101,26 @@ function crossesThreads(config: Config, opts: TestServerOptions): boolean {
 }
 
 /**
+ * `fn` against a test server (startTestServer with `overrides` and `opts`), closed however `fn`
+ * ends: the try/finally every test with a server of its own would otherwise write.
+ */
+export async function withServer<T>(overrides: Partial<Config>, fn: (server: TestServer) => Promise<T>): Promise<T>;
+export async function withServer<T>(overrides: Partial<Config>, opts: TestServerOptions, fn: (server: TestServer) => Promise<T>): Promise<T>;
+export async function withServer<T>(
+  overrides: Partial<Config>,
+  optsOrFn: TestServerOptions | ((server: TestServer) => Promise<T>),
+  fn?: (server: TestServer) => Promise<T>,
+): Promise<T> {
+  const [opts, run] = typeof optsOrFn === 'function' ? [{}, optsOrFn] : [optsOrFn, fn!];
+  const server = await startTestServer(overrides, opts);
+  try {
+    return await run(server);
+  } finally {
+    await server.close();
+  }
+}
+
+/**
  * Test defaults: port 0 on 127.0.0.1, a low proof-of-work difficulty (solving is not what is
  * tested here), rate limiting off, scoring off (test/http/scoring.test.ts turns it on);
  * override anything.

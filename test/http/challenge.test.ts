@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSubmission, postJson } from '../helpers/client.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { type TestServer, startTestServer, withServer } from '../helpers/server.js';
 import { recordingStore } from '../helpers/storeWith.js';
 
 let server: TestServer;
@@ -55,12 +55,9 @@ describe('POST /challenge', () => {
 
   it('writes no single-use marker: only the adaptive proof-of-work counter of the client moves', async () => {
     const writes: string[] = [];
-    const recorded = await startTestServer({}, { now: () => clock, store: recordingStore(writes, () => clock) });
-    try {
+    await withServer({}, { now: () => clock, store: recordingStore(writes, () => clock) }, async (recorded) => {
       for (let i = 0; i < 20; i++) await postJson(recorded.at('/challenge'), { site_key: 's' });
-    } finally {
-      await recorded.close();
-    }
+    });
     // Per challenge: this window's count goes up, the previous window's is read (by 0).
     const window = Math.floor(clock / 60_000);
     expect(writes).toHaveLength(40);
@@ -69,12 +66,9 @@ describe('POST /challenge', () => {
 
   it('writes nothing at all when proof of work does not adapt (POW_MAX_DIFFICULTY = POW_DIFFICULTY)', async () => {
     const writes: string[] = [];
-    const fixed = await startTestServer({ powMaxDifficulty: 8 }, { store: recordingStore(writes) });
-    try {
+    await withServer({ powMaxDifficulty: 8 }, { store: recordingStore(writes) }, async (fixed) => {
       for (let i = 0; i < 20; i++) expect((await postJson(fixed.at('/challenge'), { site_key: 's' })).body.pow_difficulty).toBe(8);
-    } finally {
-      await fixed.close();
-    }
+    });
     expect(writes).toEqual([]);
   });
 });

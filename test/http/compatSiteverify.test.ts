@@ -62,7 +62,7 @@ const SHAPES: Shape[] = [
 ];
 
 let server: TestServer;
-let clock = Date.UTC(2030, 0, 1);
+const clock = Date.UTC(2030, 0, 1);
 beforeAll(async () => {
   server = await startTestServer({}, { sitesFile, now: () => clock });
 });

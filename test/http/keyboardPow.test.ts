@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
 import type { Cell, RawEvent } from '../../src/kernel/types.js';
 import { buildSubmission, postJson, postVerify, solution } from '../helpers/client.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { type TestServer, startTestServer, withServer } from '../helpers/server.js';
 import { postChallenge } from './helpers/postChallenge.js';
 
 let server: TestServer;
@@ -102,15 +102,12 @@ describe('keyboard solves need pow_difficulty + 3 bits', () => {
 
 describe('POW_KEYBOARD_EXTRA_BITS', () => {
   it('sets the extra bits (0 makes keyboard solves cost the same)', async () => {
-    const same = await startTestServer({ powDifficulty: 8, powKeyboardExtraBits: 0 });
-    try {
+    await withServer({ powDifficulty: 8, powKeyboardExtraBits: 0 }, async (same) => {
       const ch: Challenge = await postChallenge(same, 'site-k');
       expect(ch.pow_difficulty_keyboard).toBe(8);
       const events = keys(ch, solution(same.kernel, ch));
       const r = await postVerify(same, buildSubmission(same.kernel, ch, { events, pow: nonceWithBits(ch, 8, 9) }));
       expect(r.body).toMatchObject({ success: true });
-    } finally {
-      await same.close();
-    }
+    });
   });
 });

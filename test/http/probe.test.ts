@@ -3,7 +3,7 @@ import type { Cell } from '../../src/kernel/types.js';
 import { buildSubmission, postJson, postVerify, solution, traceEvents } from '../helpers/client.js';
 import { MemoryStore } from '../../src/store/MemoryStore.js';
 import { PROBE_COLORS } from '../../src/core/probe/probeLayout.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { type TestServer, startTestServer, withServer } from '../helpers/server.js';
 import { recordingStore } from '../helpers/storeWith.js';
 import { arrowPresses } from '../kernel/helpers/events.js';
 import { postChallenge } from './helpers/postChallenge.js';
@@ -159,8 +159,7 @@ describe('/probe/arm rules', () => {
   it('probe_not_found for an unknown probe id, or a challenge without probes', async () => {
     const ch = await challenge();
     expect((await arm(ch, { probeId: 'probe-9' })).body.error_code).toBe('probe_not_found');
-    const plain = await startTestServer({ probeProbability: 0, signingSecret: server.config.signingSecret });
-    try {
+    await withServer({ probeProbability: 0, signingSecret: server.config.signingSecret }, async (plain) => {
       const ch2 = (await postJson(plain.at('/challenge'), { site_key: 's' })).body;
       const r = await postJson(plain.at('/probe/arm'), {
         challenge_id: ch2.id,
@@ -170,9 +169,7 @@ describe('/probe/arm rules', () => {
         events: [],
       });
       expect(r.body.error_code).toBe('probe_not_found');
-    } finally {
-      await plain.close();
-    }
+    });
   });
 
   it('site_key_mismatch, challenge_not_found and challenge_expired as for /verify', async () => {
@@ -241,23 +238,19 @@ describe('/probe/arm attempt markers', () => {
 
   it('counts attempts with single-use markers, never with counters', async () => {
     const calls: string[] = [];
-    const own = await startTestServer({ probeProbability: 1 }, { now: () => clock, store: recordingStore(calls, () => clock) });
-    try {
+    await withServer({ probeProbability: 1 }, { now: () => clock, store: recordingStore(calls, () => clock) }, async (own) => {
       const ch = await postChallenge(own, 'site-p');
       calls.length = 0; // the challenge's own proof-of-work counter
       for (let i = 0; i < 3; i++) expect((await arm(ch, { on: own })).body.success).toBe(true);
       expect((await arm(ch, { on: own })).body.error_code).toBe('probe_attempts_exceeded');
       const key = `consume probe-arm:${ch.id}:${ch.probes[0].id}`;
       expect(calls).toEqual([`${key}:1`, `${key}:1`, `${key}:2`, `${key}:1`, `${key}:2`, `${key}:3`, `${key}:1`, `${key}:2`, `${key}:3`]);
-    } finally {
-      await own.close();
-    }
+    });
   });
 
   it('store_unavailable (503) when the marker table is full, with no ticket', async () => {
     const store = new MemoryStore({ maxMarkers: 2, maxCounters: 10, now: () => clock });
-    const small = await startTestServer({ probeProbability: 1 }, { now: () => clock, store });
-    try {
+    await withServer({ probeProbability: 1 }, { now: () => clock, store }, async (small) => {
       const ch = await postChallenge(small, 'site-p');
       expect((await arm(ch, { on: small })).body.success).toBe(true); // marker 1
       expect((await arm(ch, { on: small })).body.success).toBe(true); // marker 2: the table is now full
@@ -268,9 +261,7 @@ describe('/probe/arm attempt markers', () => {
       const first = await arm(other, { on: small });
       expect(first.status).toBe(503);
       expect(first.body.error_code).toBe('store_unavailable');
-    } finally {
-      await small.close();
-    }
+    });
   });
 });
 

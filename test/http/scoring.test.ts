@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCRIPTED_FAMILIES, type ScriptedFamily, botEvents } from '../../bench/calibrate/bots.js';
-import { BOT_FAMILIES } from '../../bench/calibrate/bots/families.js';
-import { CELL } from '../../bench/calibrate/mazePath.js';
-import { Rng } from '../../bench/calibrate/random.js';
+import { SCRIPTED_FAMILIES, type ScriptedFamily, botEvents } from '../../calibration/bots/scriptedMovers.js';
+import { BOT_FAMILIES } from '../../calibration/bots/families.js';
+import { CELL } from '../../calibration/people/mazePath.js';
+import { Rng } from '../../calibration/random.js';
 import { defaultConfig } from '../../src/config.js';
 import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
 import { defaultTable } from '../../src/core/scoring/ScoringTable.js';
@@ -15,7 +15,7 @@ import { UNSCORED } from '../../src/core/verify/checkScore.js';
 import type { RawEvent } from '../../src/kernel/types.js';
 import { buildSubmission, postJson, postVerify, solution, traceEvents } from '../helpers/client.js';
 import { challengesWithHumanTrace, hasHumans, humanDataFile, mazeOf, replays } from '../helpers/humanTraces.js';
-import { type TestServer, startTestServer, testKernel } from '../helpers/server.js';
+import { type TestServer, startTestServer, testKernel, withServer } from '../helpers/server.js';
 import { modelledPersonAtKeys, scriptAtKeys } from '../helpers/keyboardSolves.js';
 
 if (!hasHumans) console.warn(`skipping the human-trace scoring tests: no human data at ${humanDataFile}`);
@@ -152,17 +152,14 @@ describe('scoring enforced at the calibrated threshold (the default)', () => {
 
   it.skipIf(!hasHumans)('rejects the same person\'s trace again on a fresh challenge as duplicate_trace', async () => {
     // A server of its own: its duplicate memory holds only what this test submits.
-    const server = await startTestServer({ scoring: ENFORCED });
-    try {
+    await withServer({ scoring: ENFORCED }, async (server) => {
       // Two mazes of about one laid length, so that one trace fits both.
       const { chs: [first, second], events } = await challengesWithHumanTrace(() => challenge(server), 2, 30);
       expect((await verify(server, first!, events[0]!)).body.success).toBe(true);
       // Laid on another maze it is not the same events, yet the same movement.
       expect(events[1]).not.toEqual(events[0]);
       expect(await verify(server, second!, events[1]!)).toEqual(rejected('duplicate_trace'));
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('accepts a (modelled) person solving with the arrow keys: pauses at turns and junctions, quick runs, ~0.1 s holds', async () => {
@@ -243,8 +240,7 @@ describe('SCORING_MODE=shadow', () => {
 
   it('scores server-measured probe reactions: a fast one lowers the score, a slow one does not', async () => {
     let clock = Date.now();
-    const probed = await startTestServer({ scoring: { ...ENFORCED, mode: 'shadow' }, probeProbability: 1 }, { now: () => clock });
-    try {
+    await withServer({ scoring: { ...ENFORCED, mode: 'shadow' }, probeProbability: 1 }, { now: () => clock }, async (probed) => {
       const solve = async (reactionMs: number, seed: number) => {
         const ch = (await postJson(probed.at('/challenge'), { site_key: 'site-s' })).body as Challenge & { probes: any[] };
         const trigger = ch.probes[0].trigger_cell;
@@ -280,9 +276,7 @@ describe('SCORING_MODE=shadow', () => {
       expect(fast.score).toBeLessThan(fast.alone);
       const slow = await solve(900, 22);
       expect(slow.score).toBe(slow.alone);
-    } finally {
-      await probed.close();
-    }
+    });
   });
 });
 
@@ -295,8 +289,7 @@ describe('SCORING_KEYBOARD_MODE apart from SCORING_MODE', () => {
   }
 
   it('keyboard shadow, pointer enforced: a low keyboard solve gets its score and reasons, a scripted mover is still rejected', async () => {
-    const server = await startTestServer({ scoring: { ...ENFORCED, keyboardMode: 'shadow' } });
-    try {
+    await withServer({ scoring: { ...ENFORCED, keyboardMode: 'shadow' } }, async (server) => {
       const ch = await challenge(server);
       const events = await refusedScriptAtKeys(ch);
       const r = await verify(server, ch, events);
@@ -305,48 +298,37 @@ describe('SCORING_KEYBOARD_MODE apart from SCORING_MODE', () => {
       expect((r.siteverify as { reasons: string[] }).reasons.length).toBeGreaterThanOrEqual(1);
       const mover = await challenge(server);
       expect(await verify(server, mover, await botFor(mover, 'linear'))).toEqual(rejected('behavioral_rejected'));
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('keyboard enforced, pointer shadow: the keyboard script is rejected, a scripted mover passes with its low score', async () => {
-    const server = await startTestServer({ scoring: { ...ENFORCED, mode: 'shadow', keyboardMode: 'enforce' } });
-    try {
+    await withServer({ scoring: { ...ENFORCED, mode: 'shadow', keyboardMode: 'enforce' } }, async (server) => {
       const ch = await challenge(server);
       expect(await verify(server, ch, await refusedScriptAtKeys(ch))).toEqual(rejected('behavioral_rejected'));
       const mover = await challenge(server);
       const events = await botFor(mover, 'linear');
       const r = await verify(server, mover, events);
       expect(r.siteverify).toMatchObject({ success: true, score: await offlineScore(mover, events), input_type: 'mouse' });
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('keyboard off, pointer enforced: a keyboard solve is not scored (the token carries 1)', async () => {
-    const server = await startTestServer({ scoring: { ...ENFORCED, keyboardMode: 'off' } });
-    try {
+    await withServer({ scoring: { ...ENFORCED, keyboardMode: 'off' } }, async (server) => {
       const ch = await challenge(server);
       const r = await verify(server, ch, await refusedScriptAtKeys(ch));
       expect(r.siteverify).toMatchObject({ success: true, score: UNSCORED, input_type: 'keyboard' });
-    } finally {
-      await server.close();
-    }
+    });
   });
 });
 
 describe('SCORING_MODE=off', () => {
   it('accepts a scripted mover without scoring; the token carries 1', async () => {
-    const server = await startTestServer({ scoring: { ...ENFORCED, mode: 'off' } });
-    try {
+    await withServer({ scoring: { ...ENFORCED, mode: 'off' } }, async (server) => {
       const ch = await challenge(server);
       const r = await verify(server, ch, await botFor(ch, 'windmouse'));
       expect(r.body.success).toBe(true);
       expect(r.siteverify).toMatchObject({ success: true, score: UNSCORED });
       expect(UNSCORED).toBe(1);
-    } finally {
-      await server.close();
-    }
+    });
   });
 });

@@ -7,14 +7,13 @@ import { freePort } from '../helpers/freePort.js';
 import { storeWith } from '../helpers/storeWith.js';
 import { buildSubmission, postJson, postVerify } from '../helpers/client.js';
 import { metricSum } from '../helpers/metricSum.js';
-import { startTestServer } from '../helpers/server.js';
+import { startTestServer, withServer } from '../helpers/server.js';
 
 const secret = () => randomBytes(32).toString('base64url');
 
 describe('GET /healthz, /readyz and /metrics', () => {
   it('healthz and readyz answer 200 JSON with the store state, at the root and under the prefix', async () => {
-    const s = await startTestServer();
-    try {
+    await withServer({}, async (s) => {
       for (const path of ['/healthz', '/api/captcha/healthz']) {
         const r = await fetch(s.at(path));
         expect(r.status).toBe(200);
@@ -26,28 +25,22 @@ describe('GET /healthz, /readyz and /metrics', () => {
         expect(r.status).toBe(200);
         expect(await r.json()).toEqual({ status: 'ready' });
       }
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('a store that cannot answer: healthz says degraded (200), readyz is 503 store_unavailable', async () => {
-    const s = await startTestServer({}, { store: storeWith({ health: async () => ({ ok: false, detail: 'redis: connection refused' }) }) });
-    try {
+    await withServer({}, { store: storeWith({ health: async () => ({ ok: false, detail: 'redis: connection refused' }) }) }, async (s) => {
       const h = await fetch(s.at('/healthz'));
       expect(h.status).toBe(200);
       expect(await h.json()).toEqual({ status: 'degraded', store: { ok: false, detail: 'redis: connection refused' } });
       const r = await fetch(s.at('/readyz'));
       expect(r.status).toBe(503);
       expect(await r.json()).toEqual({ success: false, error_code: 'store_unavailable', detail: 'redis: connection refused' });
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('metrics count requests by route and status and failures by code', async () => {
-    const s = await startTestServer();
-    try {
+    await withServer({}, async (s) => {
       await postJson(s.at('/challenge'), { site_key: 's' });
       await postVerify(s, { nope: 1 });
       const r = await fetch(s.at('/metrics'));
@@ -58,28 +51,22 @@ describe('GET /healthz, /readyz and /metrics', () => {
       expect(metricSum(text, 'ariadne_failures_total', { route: '/verify', code: 'invalid_request' })).toBe(1);
       expect(text).toContain('ariadne_http_request_duration_seconds_bucket');
       expect(text).toContain('ariadne_process_resident_memory_bytes');
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it.runIf(process.env.ARIADNE_TEST_WORKERS === '2')('with two serving threads (the workers project), both answer a test\'s requests and /metrics counts both', async () => {
-    const s = await startTestServer();
-    try {
+    await withServer({}, async (s) => {
       for (let i = 0; i < 20; i++) expect((await postJson(s.at('/challenge'), { site_key: 's' })).status).toBe(200);
       const text = await (await fetch(s.at('/metrics'))).text();
       const byThread = ['1', '2'].map((thread) => metricSum(text, 'ariadne_http_requests_total', { route: '/challenge', status: '200', thread }));
       expect(byThread[0]! + byThread[1]!).toBe(20);
       expect(Math.min(byThread[0]!, byThread[1]!)).toBeGreaterThan(0);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('metrics require the operator bearer token when SITEVERIFY_AUTH_TOKEN is set', async () => {
     const token = 'operator-token-0123456789';
-    const s = await startTestServer({ siteverifyAuthToken: token });
-    try {
+    await withServer({ siteverifyAuthToken: token }, async (s) => {
       const anonymous = await fetch(s.at('/metrics'));
       expect(anonymous.status).toBe(401);
       expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
@@ -88,26 +75,20 @@ describe('GET /healthz, /readyz and /metrics', () => {
       const operator = await fetch(s.at('/metrics'), { headers: { authorization: `Bearer ${token}` } });
       expect(operator.status).toBe(200);
       expect(await operator.text()).toContain('ariadne_http_requests_total');
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('API_PREFIX empty serves the root only', async () => {
-    const s = await startTestServer({ apiPrefix: '' });
-    try {
+    await withServer({ apiPrefix: '' }, async (s) => {
       expect((await fetch(s.at('/healthz'))).status).toBe(200);
       expect((await fetch(s.at('/api/captcha/healthz'))).status).toBe(404);
-    } finally {
-      await s.close();
-    }
+    });
   });
 });
 
 describe('CORS', () => {
   it('CORS_ORIGINS=* allows any origin, and preflights answer 204', async () => {
-    const s = await startTestServer();
-    try {
+    await withServer({}, async (s) => {
       const r = await fetch(s.at('/challenge'), { method: 'POST', headers: { origin: 'https://a.example' }, body: '{"site_key":"s"}' });
       expect(r.headers.get('access-control-allow-origin')).toBe('*');
       const pre = await fetch(s.at('/api/captcha/verify'), {
@@ -118,29 +99,23 @@ describe('CORS', () => {
       expect(pre.headers.get('access-control-allow-methods')).toContain('POST');
       expect(pre.headers.get('access-control-allow-headers')).toContain('content-type');
       expect((await fetch(s.at('/nope'), { method: 'OPTIONS' })).status).toBe(404);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('a list allows only its origins', async () => {
-    const s = await startTestServer({ corsOrigins: ['https://good.example'] });
-    try {
+    await withServer({ corsOrigins: ['https://good.example'] }, async (s) => {
       const good = await fetch(s.at('/challenge'), { method: 'POST', headers: { origin: 'https://good.example' }, body: '{"site_key":"s"}' });
       expect(good.headers.get('access-control-allow-origin')).toBe('https://good.example');
       expect(good.headers.get('vary')).toBe('origin');
       const bad = await fetch(s.at('/challenge'), { method: 'POST', headers: { origin: 'https://evil.example' }, body: '{"site_key":"s"}' });
       expect(bad.headers.get('access-control-allow-origin')).toBeNull();
-    } finally {
-      await s.close();
-    }
+    });
   });
 });
 
 describe('rate limits', () => {
   it('/verify allows RATE_LIMIT_PER_MINUTE per binding, then 429 rate_limited with Retry-After', async () => {
-    const s = await startTestServer({ rateLimitPerMinute: 3 });
-    try {
+    await withServer({ rateLimitPerMinute: 3 }, async (s) => {
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) statuses.push((await postVerify(s, { nope: 1 })).status);
       // Bodies failing the schema are refused before the limit is counted.
@@ -155,54 +130,40 @@ describe('rate limits', () => {
       expect(limited.body).toEqual({ success: false, score: 0, error_code: 'rate_limited' });
       const retry = Number(limited.headers.get('retry-after'));
       expect(retry >= 1 && retry <= 60).toBe(true);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('/challenge and /probe/* get ten times the /verify limit', async () => {
-    const s = await startTestServer({ rateLimitPerMinute: 2 });
-    try {
+    await withServer({ rateLimitPerMinute: 2 }, async (s) => {
       const statuses: number[] = [];
       for (let i = 0; i < 21; i++) statuses.push((await postJson(s.at('/challenge'), { site_key: 's' })).status);
       expect(statuses.slice(0, 20).every((x) => x === 200)).toBe(true);
       expect(statuses[20]).toBe(429);
       const probe = await postJson(s.at('/probe/complete'), { challenge_id: 'c', session_id: 's', probe_ticket: 't', tapped_cell: { x: 0, y: 0 } });
       expect(probe.body.error_code).toBe('invalid_ticket');
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('the binding is the peer address; X-Forwarded-For counts only with TRUST_PROXY, right-most hop', async () => {
-    const plain = await startTestServer({ rateLimitPerMinute: 1 });
-    try {
+    await withServer({ rateLimitPerMinute: 1 }, async (plain) => {
       // Without TRUST_PROXY a client cannot escape its limit by inventing addresses.
       const a = await postVerify(plain, { ...validShape(), challenge_id: 'x' }, { 'x-forwarded-for': '10.0.0.1' });
       const b = await postVerify(plain, { ...validShape(), challenge_id: 'x' }, { 'x-forwarded-for': '10.0.0.2' });
       expect([a.status, b.status]).toEqual([400, 429]);
-    } finally {
-      await plain.close();
-    }
-    const proxied = await startTestServer({ rateLimitPerMinute: 1, trustProxy: 1 });
-    try {
+    });
+    await withServer({ rateLimitPerMinute: 1, trustProxy: 1 }, async (proxied) => {
       const send = (xff: string) => postVerify(proxied, { ...validShape(), challenge_id: 'x' }, { 'x-forwarded-for': xff });
       expect((await send('10.0.0.1')).status).toBe(400);
       expect((await send('10.0.0.2')).status).toBe(400);
       expect((await send('10.0.0.1')).status).toBe(429);
       // The client wrote the left entry; the proxy appended the right one.
       expect((await send('10.0.0.9, 10.0.0.1')).status).toBe(429);
-    } finally {
-      await proxied.close();
-    }
+    });
     // rate_limit_binding in the body is ignored.
-    const s = await startTestServer({ rateLimitPerMinute: 1 });
-    try {
+    await withServer({ rateLimitPerMinute: 1 }, async (s) => {
       expect((await postVerify(s, { ...validShape(), rate_limit_binding: 'a' })).status).toBe(400);
       expect((await postVerify(s, { ...validShape(), rate_limit_binding: 'b' })).status).toBe(429);
-    } finally {
-      await s.close();
-    }
+    });
   });
 });
 
@@ -223,13 +184,10 @@ describe('key rotation', () => {
     await before.close();
 
     // The same store across the restart: what a restarted store refuses is tested in verifyToken.
-    const rotated = await startTestServer({ signingSecret: newSecret, signingKeys: [{ kid: 'old', value: oldSecret }] }, { store });
-    try {
+    await withServer({ signingSecret: newSecret, signingKeys: [{ kid: 'old', value: oldSecret }] }, { store }, async (rotated) => {
       expect((await postVerify(rotated, buildSubmission(rotated.kernel, ch2))).body.success).toBe(true);
       expect((await postJson(rotated.at('/siteverify'), { token: t, session_id: 'x' })).body.success).toBe(true);
-    } finally {
-      await rotated.close();
-    }
+    });
     const removed = await startTestServer({ signingSecret: newSecret }, { store });
     try {
       expect((await postVerify(removed, buildSubmission(removed.kernel, ch3))).body.error_code).toBe('challenge_not_found');
@@ -243,29 +201,23 @@ describe('key rotation', () => {
 describe('fail closed', () => {
   it('a store full of live markers refuses /verify with 503 store_unavailable', async () => {
     const store = new MemoryStore({ maxMarkers: 1, maxCounters: 100 });
-    const s = await startTestServer({}, { store });
-    try {
+    await withServer({}, { store }, async (s) => {
       const a = (await postJson(s.at('/challenge'), { site_key: 's' })).body;
       const b = (await postJson(s.at('/challenge'), { site_key: 's' })).body;
       expect((await postVerify(s, buildSubmission(s.kernel, a))).status).toBe(200);
       const r = await postVerify(s, buildSubmission(s.kernel, b));
       expect(r.status).toBe(503);
       expect(r.body).toEqual({ success: false, score: 0, error_code: 'store_unavailable' });
-    } finally {
-      await s.close();
-    }
+    });
   });
 });
 
 describe('listening', () => {
   it('refuses a port another server holds instead of sharing it', async () => {
-    const first = await startTestServer();
-    try {
+    await withServer({}, async (first) => {
       await expect(startTestServer({ port: first.port })).rejects.toThrow(`127.0.0.1:${first.port}`);
       expect((await fetch(first.at('/healthz'))).status).toBe(200);
-    } finally {
-      await first.close();
-    }
+    });
   });
 
   it('shares the port with another server only when SHARE_PORT is set on both', async () => {
@@ -294,8 +246,7 @@ describe('store unavailable', () => {
         throw new StoreUnavailableError('down');
       },
     });
-    const s = await startTestServer({}, { store: down });
-    try {
+    await withServer({}, { store: down }, async (s) => {
       const r = await postJson(s.at('/siteverify'), { token: 'x.y.z', session_id: 's' });
       expect(r.status).toBe(200); // a malformed token never reaches the store
       const ch = (await postJson(s.at('/challenge'), { site_key: 's' })).body;
@@ -303,17 +254,14 @@ describe('store unavailable', () => {
       const v = await postVerify(s, buildSubmission(s.kernel, ch));
       expect(v.status).toBe(503);
       expect(v.body).toMatchObject({ success: false, error_code: 'store_unavailable' });
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   it('with rate limits on: /challenge still issues (unlimited meanwhile), /verify and /probe/arm answer 503', async () => {
     const fail = async (): Promise<never> => {
       throw new StoreUnavailableError('down');
     };
-    const s = await startTestServer({ rateLimitPerMinute: 1, probeProbability: 1 }, { store: storeWith({ consume: fail, increment: fail }) });
-    try {
+    await withServer({ rateLimitPerMinute: 1, probeProbability: 1 }, { store: storeWith({ consume: fail, increment: fail }) }, async (s) => {
       for (let i = 0; i < 15; i++) expect((await postJson(s.at('/challenge'), { site_key: 's' })).status).toBe(200);
       const ch = (await postJson(s.at('/challenge'), { site_key: 's' })).body;
       const v = await postJson(s.at('/verify'), buildSubmission(s.kernel, ch));
@@ -321,25 +269,20 @@ describe('store unavailable', () => {
       expect(v.body).toMatchObject({ error_code: 'store_unavailable' });
       const arm = await postJson(s.at('/probe/arm'), { challenge_id: ch.id, site_key: 's', session_id: 'x', probe_id: 'p', events: [] });
       expect(arm.status).toBe(503);
-    } finally {
-      await s.close();
-    }
+    });
   });
 });
 
 describe('session token expiry (injected clock)', () => {
   it('siteverify answers token_expired after 60 s', async () => {
     let clock = Date.UTC(2030, 0, 1);
-    const s = await startTestServer({}, { now: () => clock });
-    try {
+    await withServer({}, { now: () => clock }, async (s) => {
       const ch = (await postJson(s.at('/challenge'), { site_key: 's' })).body;
       const t = (await postVerify(s, buildSubmission(s.kernel, ch, { sessionId: 'x' }))).body.token;
       clock += 60_000;
       const r = await postJson(s.at('/siteverify'), { token: t, session_id: 'x' });
       expect(r.body).toMatchObject({ success: false, error: 'token_expired' });
-    } finally {
-      await s.close();
-    }
+    });
   });
 });
 
@@ -367,8 +310,7 @@ describe('graceful close', () => {
 
 describe('passkey registration routes', () => {
   it('are plumbed: schema-checked, and 404 not_found while passkeys are off', async () => {
-    const s = await startTestServer();
-    try {
+    await withServer({}, async (s) => {
       const bad = await postJson(s.at('/webauthn/register/options'), { site_key: 's' });
       expect(bad.status).toBe(400);
       expect(bad.body.detail).toMatch(/^stable_id: /);
@@ -377,8 +319,6 @@ describe('passkey registration routes', () => {
       expect(off.body).toEqual({ success: false, error_code: 'not_found', detail: 'passkeys are off' });
       const verify = await postJson(s.at('/webauthn/register/verify'), { session_id: 'x', response: {} });
       expect(verify.status).toBe(404);
-    } finally {
-      await s.close();
-    }
+    });
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { DUMMY_TOKEN } from '../../src/core/sites/testKeys.js';
 import { postJson } from '../helpers/client.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { type TestServer, startTestServer, withServer } from '../helpers/server.js';
 import { secretOf } from '../helpers/sites.js';
 
 /** What the widget sends for a test challenge: no trace, no proof of work, no real signature. */
@@ -75,17 +75,14 @@ describe('test keys in production', () => {
 
   for (const sitesFile of [undefined, { sites: { shop: { hostnames: ['shop.example'], secret: secretOf('shop') } } }]) {
     it(`refuses the test site keys and secrets ${sitesFile ? 'with' : 'without'} a sites file`, async () => {
-      const server = await startTestServer({ testKeys: false, siteverifyAuthToken: 'operator-token-0123456789abcdef' }, { sitesFile });
-      try {
+      await withServer({ testKeys: false, siteverifyAuthToken: 'operator-token-0123456789abcdef' }, { sitesFile }, async (server) => {
         const ch = await postJson(server.at('/challenge'), { site_key: 'test-always-pass' });
         expect(ch).toMatchObject({ status: 400, body: { error_code: 'unknown_site_key', detail: 'test keys are off (TEST_KEYS)' } });
         const v = await postJson(server.at('/verify'), emptySubmission({ id: '00000000-0000-0000-0000-000000000000', site_key: 'test-always-pass' }));
         expect(v).toMatchObject({ status: 400, body: { error_code: 'unknown_site_key' } });
         const sv = await postJson(server.at('/siteverify'), { token: DUMMY_TOKEN, session_id: 'sess', secret: 'test-secret-always-pass' });
         expect(sv).toMatchObject({ status: 401, body: { error: 'unauthorized' } });
-      } finally {
-        await server.close();
-      }
+      });
     });
   }
 });

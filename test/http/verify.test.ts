@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyToken } from '../../src/core/verifyToken.js';
 import type { RawEvent } from '../../src/kernel/types.js';
 import { buildSubmission, newSigner, postJson, postVerify, solution, traceEvents, traceSpanMs } from '../helpers/client.js';
-import { type TestServer, startTestServer } from '../helpers/server.js';
+import { type TestServer, startTestServer, withServer } from '../helpers/server.js';
 import { arrowPresses } from '../kernel/helpers/events.js';
 import { postChallenge } from './helpers/postChallenge.js';
 
@@ -114,14 +114,11 @@ describe('POST /verify', () => {
     });
 
     it('challenge_not_found for an id whose MAC was minted under another secret', async () => {
-      const other = await startTestServer();
-      try {
+      await withServer({}, async (other) => {
         const ch = (await postJson(other.at('/challenge'), { site_key: 'site-a' })).body as any;
         const r = await postVerify(server, buildSubmission(server.kernel, ch));
         expect(r.body.error_code).toBe('challenge_not_found');
-      } finally {
-        await other.close();
-      }
+      });
     });
 
     it('site_key_mismatch when the site key differs from the issued one', async () => {

@@ -1,5 +1,5 @@
 import type { Cell } from '../../kernel/types.js';
-import { type Failure } from '../errors.js';
+import type { Failure } from '../errors.js';
 import { powDifficultyFor } from '../pow/adaptiveDifficulty.js';
 import { type ProbeCell, probeLayout } from '../probe/probeLayout.js';
 import { bindingFromAddress } from '../rateLimit.js';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FEATURE_NAMES, SHAPE_POINTS, type FeatureName } from '../../../src/kernel/features.js';
 import { WALL_N, WALL_S, packEvents, type MazeParams, type RawEvent } from '../../../src/kernel/index.js';
-import type { CalibrationKernel } from '../../../bench/calibrate/samples.js';
+import type { CalibrationKernel } from '../../../calibration/samples.js';
 import { kernelWithFeatures } from './kernelWithFeatures.js';
 
 // Hand-made traces with known answers. Points are given in maze cells (x right, y down) and

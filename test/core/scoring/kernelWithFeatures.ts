@@ -1,4 +1,4 @@
-import { openKernel, type CalibrationKernel } from '../../../bench/calibrate/samples.js';
+import { openKernel, type CalibrationKernel } from '../../../calibration/samples.js';
 
 /** The built kernel (build/kernel.wasm) with its feature export. */
 export function kernelWithFeatures(): Promise<CalibrationKernel> {

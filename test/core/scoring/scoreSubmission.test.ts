@@ -9,13 +9,13 @@ import { scoreSubmission } from '../../../src/core/scoring/scoreSubmission.js';
 import { FEATURE_NAMES } from '../../../src/kernel/features.js';
 import { KEYBOARD_FEATURE_NAMES } from '../../../src/core/scoring/keyboard/measureKeyboard.js';
 import { packEvents, type MazeParams, type RawEvent } from '../../../src/kernel/index.js';
-import type { CalibrationKernel } from '../../../bench/calibrate/samples.js';
-import { botEvents } from '../../../bench/calibrate/bots.js';
-import { Rng } from '../../../bench/calibrate/random.js';
+import type { CalibrationKernel } from '../../../calibration/samples.js';
+import { botEvents } from '../../../calibration/bots/scriptedMovers.js';
+import { Rng } from '../../../calibration/random.js';
 import { kernelWithFeatures } from './kernelWithFeatures.js';
-import { INDEPENDENT_GAP_FAMILIES, HOLD_STYLES } from '../../../bench/calibrate/keyboard/keyboardBots.js';
+import { INDEPENDENT_GAP_FAMILIES, HOLD_STYLES } from '../../../calibration/keyboard/keyboardBots.js';
 import { modelledPersonAtKeys, scriptAtKeys } from '../../helpers/keyboardSolves.js';
-import { KEYBOARD_PEOPLE } from '../../../bench/calibrate/keyboard/keyboardPeople.js';
+import { KEYBOARD_PEOPLE } from '../../../calibration/keyboard/keyboardPeople.js';
 
 const maze: MazeParams = { seed: 424242, width: 6, height: 6, difficulty: 0.5 };
 const ARROWS: Record<string, string> = { '1,0': 'ArrowRight', '-1,0': 'ArrowLeft', '0,1': 'ArrowDown', '0,-1': 'ArrowUp' };
@@ -103,7 +103,7 @@ describe('scoreSubmission', () => {
   });
 
   // Table v2's keyboard model: at most 2% accepted per family of the scripts it was fitted
-  // against (bench/calibrate/README.md "Keyboard"): here 100 solves each, every hold style.
+  // against (calibration/README.md "Keyboard"): here 100 solves each, every hold style.
   it.each(V2_FAMILIES)('v2 rejects arrow keys pressed with independent %s gaps, with or without keyups', async (family) => {
     expect(await scriptsAccepted(scoringTables.v2, family)).toBeLessThanOrEqual(2);
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../../src/http/dashboard/dashboardSession.js';
 import { buildSubmission, postJson, postVerify } from '../../helpers/client.js';
-import { type TestServer, startTestServer } from '../../helpers/server.js';
+import { type TestServer, startTestServer, withServer } from '../../helpers/server.js';
 import { secretOf } from '../../helpers/sites.js';
 import { until } from '../../helpers/until.js';
 
@@ -43,13 +43,10 @@ const total = (series: Record<string, number[]>, name: string) => (series[name] 
 
 describe('dashboard: who may see it', () => {
   it('is not served at all without DASHBOARD_TOKEN', async () => {
-    const plain = await startTestServer();
-    try {
+    await withServer({}, async (plain) => {
       expect((await fetch(plain.at('/dashboard'))).status).toBe(404);
       expect((await fetch(plain.at('/dashboard/data'))).status).toBe(404);
-    } finally {
-      await plain.close();
-    }
+    });
   });
 
   it('shows the login form, under the strict CSP, until a session is open', async () => {
@@ -85,8 +82,7 @@ describe('dashboard: who may see it', () => {
   });
 
   it('marks the cookie Secure behind a trusted proxy that says https', async () => {
-    const proxied = await startTestServer({ dashboardToken: TOKEN, trustProxy: 1 });
-    try {
+    await withServer({ dashboardToken: TOKEN, trustProxy: 1 }, async (proxied) => {
       const r = await fetch(proxied.at('/dashboard/login'), {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-proto': 'https', 'x-forwarded-for': '203.0.113.9' },
@@ -94,9 +90,7 @@ describe('dashboard: who may see it', () => {
         redirect: 'manual',
       });
       expect(r.headers.get('set-cookie')).toContain('; Secure');
-    } finally {
-      await proxied.close();
-    }
+    });
   });
 
   it('refuses the data routes without a live session: 401 unauthorized (JSON)', async () => {

@@ -6,7 +6,7 @@ import { defaultConfig } from '../../../src/config.js';
 import { ErrorStatus } from '../../../src/core/errors.js';
 import { mountAssets } from '../../../src/http/assets/mountAssets.js';
 import { buildSubmission, postJson, postVerify } from '../../helpers/client.js';
-import { type TestServer, startTestServer } from '../../helpers/server.js';
+import { type TestServer, startTestServer, withServer } from '../../helpers/server.js';
 
 const OPERATOR = 'operator-token-0123456789abcdef';
 let server: TestServer;
@@ -159,16 +159,13 @@ describe('GET /openapi.json', () => {
   });
 
   it('a /siteverify answer with reason codes (shadow mode, a low score) conforms too', async () => {
-    const shadow = await startTestServer({ siteverifyAuthToken: OPERATOR, scoring: { ...defaultConfig().scoring, mode: 'shadow' } });
-    try {
+    await withServer({ siteverifyAuthToken: OPERATOR, scoring: { ...defaultConfig().scoring, mode: 'shadow' } }, async (shadow) => {
       const ch = (await postJson(shadow.at('/challenge'), { site_key: 'doc-site' })).body;
       const ok = await postVerify(shadow, buildSubmission(shadow.kernel, ch, { sessionId: 's' }));
       const redeemed = await postJson(shadow.at('/siteverify'), { token: ok.body.token, session_id: 's' }, { authorization: `Bearer ${OPERATOR}` });
       expect(redeemed.body.reasons.length).toBeGreaterThan(0);
       conforms('/siteverify', 'post', 200, redeemed.body);
       conforms('/siteverify', 'post', 200, { ...redeemed.body, reasons: ['not_a_code'] }, false);
-    } finally {
-      await shadow.close();
-    }
+    });
   });
 });

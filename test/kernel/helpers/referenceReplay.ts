@@ -31,7 +31,7 @@ interface Point {
 /** Where the keyboard cursor starts: the centre of the start cell. */
 const KEYBOARD_START: Point = { cell: 0, x: 0.5, y: 0.5, key: true };
 
-const clamp01 = (v: number): number => (v < 0 ? 0 : v > 1 ? 1 : v);
+const clamp01 = (v: number): number => (v < 0 ? 0 : Math.min(v, 1));
 
 /** kernel.md section 3, for the event types replay keeps; null for the others. */
 export function referencePoint(maze: ReferenceMaze, cellSize: number, e: RawEvent): Point | null {

@@ -16,7 +16,7 @@ afterAll(async () => {
 
 const NOW = Date.UTC(2030, 0, 1, 12);
 const MINUTE = Math.floor(NOW / 60_000);
-let opened: TrafficStore[] = [];
+const opened: TrafficStore[] = [];
 afterAll(async () => {
   await Promise.all(opened.map((s) => s.close()));
 });

@@ -1,5 +1,6 @@
 import type { InputTable, ScoringTable } from '../ScoringTable.js';
 import { type Labelled, fitTable } from './fitTable.js';
+import { groupWeights } from './groupWeights.js';
 import { pointerScore } from './pointerScore.js';
 import { siteRecipe } from './siteRecipe.js';
 import { PEOPLE_KEPT, thresholdKeeping } from './thresholdKeeping.js';
@@ -53,10 +54,13 @@ export function fitSiteTable(shipped: ScoringTable, traffic: readonly ArrayLike<
   if (people.length < MIN_FIT_TRACES) {
     throw new FitRefused(`a site fit needs at least ${MIN_FIT_TRACES} accepted pointer traces with every weighed feature; the sample has ${people.length}`);
   }
-  const data: Labelled[] = [
-    ...people.map((values) => ({ values, human: true, weight: 1 / people.length })),
-    ...[...bots.values()].flatMap((rows) => rows.map((values) => ({ values, human: false, weight: 1 / (rows.length * bots.size) }))),
+  // A sampled trace does not say whose it is: each is a group of its own.
+  const rows = [
+    ...people.map((values, i) => ({ values, human: true, group: `trace ${i}` })),
+    ...[...bots].flatMap(([family, xs]) => xs.map((values) => ({ values, human: false, group: family }))),
   ];
+  const weights = groupWeights(rows, (r) => r.human, (r) => r.group);
+  const data: Labelled[] = rows.map((r, i) => ({ values: r.values, human: r.human, weight: weights[i]! }));
   const pointer = fitTable(data, recipe);
   const draft: ScoringTable = { ...shipped, version: `${shipped.version}-site`, types: { ...shipped.types, mouse: pointer, touch: pointer, pen: pointer } };
 

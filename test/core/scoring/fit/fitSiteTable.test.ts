@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { featureValues } from '../../../../bench/calibrate/fitCalibration.js';
-import { Rng } from '../../../../bench/calibrate/random.js';
-import { botSamples } from '../../../../bench/calibrate/samples.js';
+import { featureValues } from '../../../../calibration/pointer/fitCalibration.js';
+import { Rng } from '../../../../calibration/random.js';
+import { botSamples } from '../../../../calibration/samples.js';
 import { acceptedFeatureRows } from '../../../../src/core/scoring/drift/acceptedFeatureRows.js';
 import { botFeatureRows } from '../../../../src/core/scoring/fit/BotRows.js';
 import { FitRefused, MIN_FIT_TRACES, type SiteFit, fitSiteTable } from '../../../../src/core/scoring/fit/fitSiteTable.js';

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { KEYBOARD_FEATURE_NAMES, measureKeyboard } from '../../../../src/core/scoring/keyboard/measureKeyboard.js';
 import { readKeystrokes } from '../../../../src/core/scoring/keyboard/readKeystrokes.js';
 import { loadKernel, type Cell, type Maze, type RawEvent } from '../../../../src/kernel/index.js';
-import { keyBetween, openNeighbours } from '../../../../bench/calibrate/keyboard/keyboardEvents.js';
+import { keyBetween, openNeighbours } from '../../../../calibration/keyboard/keyboardEvents.js';
 import { announcementLength } from '../../../../src/core/scoring/keyboard/announcementLength.js';
 
 let maze: Maze;

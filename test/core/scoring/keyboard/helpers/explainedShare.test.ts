@@ -6,7 +6,7 @@ import { fitF, fitZ, momentsOf } from '../../../../../src/core/scoring/keyboard/
 const all = (rows: readonly (readonly number[])[]) => (rows[0] ?? []).map((_, j) => j);
 const explainedShareF = (rows: number[][], ys: number[], min: number) => fitF(momentsOf(rows, ys), all(rows), min);
 const explainedShareZ = (rows: number[][], ys: number[], min: number) => fitZ(momentsOf(rows, ys), all(rows), min);
-import { Rng } from '../../../../../bench/calibrate/random.js';
+import { Rng } from '../../../../../calibration/random.js';
 
 describe('fitF and fitZ over momentsOf', () => {
   it('is exactly the F of the fit on a hand-worked example', () => {

@@ -1,7 +1,7 @@
 // groupShare: the share of variance explained by a grouping, corrected for chance.
 import { describe, expect, it } from 'vitest';
 import { groupShare } from '../../../../../src/core/scoring/keyboard/helpers/sampleStats.js';
-import { Rng } from '../../../../../bench/calibrate/random.js';
+import { Rng } from '../../../../../calibration/random.js';
 
 describe('groupShare', () => {
   it('is 1 when each group is a constant of its own, and exact on a hand-worked example', () => {
