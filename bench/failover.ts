@@ -93,7 +93,7 @@ function watchSentinels(sentinels: TestSentinels): { firstAfter(event: (typeof E
   };
 }
 
-/** The earliest stamp of a fence opened after `after` on `server`, minus the skew: when the first node opened one there. */
+/** The earliest stamp of a fence opened after `after` on the primary now, minus the skew: when the first node opened one there. */
 async function fenceOpenedAt(sentinels: TestSentinels, after: number): Promise<number | undefined> {
   const primary = await sentinels.primary();
   const keys = (await primary.command('KEYS', `${PREFIX}*:fence`)) as string[];
