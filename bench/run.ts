@@ -33,6 +33,7 @@ const SECTIONS: Record<string, Runner> = {
   keyboard: optional('./keyboardScoring.js', 'runKeyboardScoringBench'),
   dashboard: optional('./dashboardTurns.js', 'runDashboardBench'),
   cluster: optional('./cluster.js', 'runClusterBench'),
+  failover: optional('./failover.js', 'runFailoverBench'),
 };
 
 function format(v: string | number | undefined): string {

@@ -42,7 +42,12 @@ export interface TestSentinels {
 
 let prefixes = 0;
 
-export async function startRedisSentinels(): Promise<TestSentinels> {
+export interface SentinelOptions {
+  /** down-after-milliseconds: DOWN_AFTER_MS unless given (the failover bench uses the docs' 3000). */
+  downAfterMs?: number;
+}
+
+export async function startRedisSentinels(opts: SentinelOptions = {}): Promise<TestSentinels> {
   const primary = await startRedis({ args: () => ['--repl-diskless-sync-delay', '0'] });
   const replicas = await Promise.all(
     [0, 1].map(() => startRedis({ args: () => ['--replicaof', '127.0.0.1', String(primary.port), '--repl-diskless-sync-delay', '0'] })),
@@ -77,7 +82,7 @@ export async function startRedisSentinels(): Promise<TestSentinels> {
           'protected-mode no',
           `dir ${dir}`,
           `sentinel monitor ${SENTINEL_NAME} 127.0.0.1 ${primary.port} 2`,
-          `sentinel down-after-milliseconds ${SENTINEL_NAME} ${DOWN_AFTER_MS}`,
+          `sentinel down-after-milliseconds ${SENTINEL_NAME} ${opts.downAfterMs ?? DOWN_AFTER_MS}`,
           `sentinel failover-timeout ${SENTINEL_NAME} ${FAILOVER_TIMEOUT_MS}`,
           `sentinel parallel-syncs ${SENTINEL_NAME} 2`,
           '',

@@ -1,5 +1,6 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { RedisConfig } from '../parseStoreConfig.js';
+import { reconnectOnSwitchMaster } from './reconnectOnSwitchMaster.js';
 
 /** One Redis (direct or found through Sentinel) or a Redis Cluster: the calls the store makes work on both. */
 export type RedisClient = Redis | Cluster;
@@ -16,7 +17,7 @@ const retryStrategy = (times: number) => Math.min(50 * 2 ** Math.min(times, 6), 
  * command timeout, and reconnection forever with a capped back-off so service resumes by itself.
  *
  * With REDIS_SENTINELS it asks the Sentinels for the current primary on every (re)connection and
- * drops the connection as soon as they announce a failover. With REDIS_CLUSTER it is ioredis'
+ * reconnects as soon as they announce a failover, whether connected or between two attempts. With REDIS_CLUSTER it is ioredis'
  * Cluster client: commands go to the primary of their key's slot, MOVED and ASK are followed, and
  * a slot whose primary does not answer fails its own commands within the timeout. Either way a
  * command may land on another Redis process than the one before: the single-use scripts check the
@@ -64,13 +65,15 @@ export function connectRedis(config: RedisConfig, connectionName = 'ariadne'): R
       sentinels: topology.sentinels.map((n) => ({ ...n })),
       name: topology.name,
       role: 'master',
-      // Subscribe to the Sentinels' +switch-master and leave the old primary at once.
-      failoverDetector: true,
+      // The Sentinels' +switch-master is followed by reconnectOnSwitchMaster (below), which also
+      // covers a client between two attempts, where ioredis' detector (failoverDetector) waits.
+      failoverDetector: false,
       enableOfflineQueue: false,
       retryStrategy,
       sentinelRetryStrategy: retryStrategy,
       lazyConnect: true,
     });
+    reconnectOnSwitchMaster(client, topology.sentinels, topology.name);
   } else {
     client = new Redis(config.url, { ...common, enableOfflineQueue: false, retryStrategy, lazyConnect: true });
   }

@@ -14,12 +14,12 @@
  * now, `SET NX PX`), `a` (again: set before with the same non-empty tag) or `u` (used: set
  * before, or issued before the fence's `since`, when the markers may have been lost, and then
  * nothing is written); or {'fence', current-or-false} without writing anything of that group when
- * its fence is not the one the caller knows: the markers the caller relied on may be gone with
- * it. The cutoff is read here, from the fence key, never taken from the caller: a node that
- * compared before sending could see the fence opened again between its comparison and the
- * consume (a failover whose first re-opening failed), and redeem on the new process what its
- * lost markers had used. The fence must also
- * name the process running the script (its run_id, see openFence); when it names another, the
+ * its fence is not the one the caller knows (or its cutoff cannot be read): the markers the
+ * caller relied on may be gone with it. The cutoff is read here, from the fence key, never taken
+ * from the caller: a node that compared before sending could see the fence opened again between
+ * its comparison and the consume (a failover whose first re-opening failed), and redeem on the
+ * new process what its lost markers had used. The fence must also name the process running the
+ * script (its run_id, see openFence); when it names another, the
  * reply is {'fence', false}: this process may be a promoted replica that never received the
  * newest markers, or a restart that lost them, and the caller must open a new fence before any
  * consume. So no command that a failover, a resharding or a retry sends to another process can
