@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- --only failover`: how long after a Sentinel primary's death two nodes serve
- * again, and where the time goes. The nodes run with the defaults (REDIS_CLOCK_SKEW_MS 2000,
+ * again, and where the time goes. The nodes run with the defaults (REDIS_CLOCK_SKEW_MS 1000,
  * REDIS_COMMAND_TIMEOUT_MS 1000); the Sentinels (three, quorum 2, made as the tests make theirs,
  * test/helpers/redisSentinels.ts) with the settings docs/several-nodes.md recommends:
  * down-after-milliseconds 3000, failover-timeout 2000.

@@ -282,7 +282,7 @@ describe('store settings', () => {
       kind: 'memory',
       credentials: 'file',
       sharePort: false,
-      redis: { url: 'redis://127.0.0.1:6379', prefix: 'ariadne:', commandTimeoutMs: 1000, clockSkewMs: 2000 },
+      redis: { url: 'redis://127.0.0.1:6379', prefix: 'ariadne:', commandTimeoutMs: 1000, clockSkewMs: 1000 },
     });
   });
 

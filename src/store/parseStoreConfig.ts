@@ -47,7 +47,7 @@ export const STORE_DEFAULTS = {
   REDIS_URL: 'redis://127.0.0.1:6379',
   REDIS_PREFIX: 'ariadne:',
   REDIS_COMMAND_TIMEOUT_MS: 1_000,
-  REDIS_CLOCK_SKEW_MS: 2_000,
+  REDIS_CLOCK_SKEW_MS: 1_000,
 } as const;
 
 type Env = Readonly<Record<string, string | undefined>>;
