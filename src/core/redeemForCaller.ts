@@ -42,6 +42,7 @@ export async function redeemForCaller(
     session_id: c.session_id,
     site_key: c.site_key,
     ...(c.input_type !== undefined ? { input_type: c.input_type } : {}),
+    ...(c.act !== undefined ? { action: c.act } : {}),
     challenge_ts: isoTime(c.iat),
     hostname: c.hostname,
     'error-codes': [],

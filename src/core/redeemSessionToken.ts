@@ -25,6 +25,8 @@ export interface SessionClaims {
   hostname: string;
   /** The solving client's address ('' when unknown; absent in tokens minted before it was recorded). */
   ip?: string;
+  /** The action of a reCAPTCHA v3 execute (issueSessionToken); absent for every other solve. */
+  act?: string;
 }
 
 /** Why a session token does not verify. */
@@ -123,7 +125,8 @@ function isSessionClaims(c: Record<string, unknown>): c is Record<string, unknow
     (c.rsn === undefined || isReasonClaim(c.rsn)) &&
     typeof c.hostname === 'string' &&
     (c.input_type === undefined || (typeof c.input_type === 'string' && INPUT_TYPES.has(c.input_type))) &&
-    (c.ip === undefined || typeof c.ip === 'string')
+    (c.ip === undefined || typeof c.ip === 'string') &&
+    (c.act === undefined || typeof c.act === 'string')
   );
 }
 
