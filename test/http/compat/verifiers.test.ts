@@ -153,12 +153,17 @@ describe('recaptcha-node, pointed at Ariadne by hostname, port and protocol', ()
 });
 
 describe("@nestlab/google-recaptcha's validator, pointed at Ariadne by its network option", () => {
-  /** The validator as its module builds it: an axios instance, a logger and the module's options. */
+  /**
+   * The validator as its module builds it: an axios instance (its CommonJS typings, which the
+   * module's are), a logger and the module's options (`response`, how a guard reads the token
+   * from a request, is not used by validate()).
+   */
+  type Http = ConstructorParameters<typeof GoogleRecaptchaValidator>[0];
   const validator = (secret: string) =>
     new GoogleRecaptchaValidator(
-      axios.create(),
+      axios.create() as unknown as Http,
       new Logger('recaptcha'),
-      new RecaptchaConfigRef({ secretKey: secret, network: server.at('/recaptcha/api/siteverify'), score: 0.5, actions: ['submit'] }),
+      new RecaptchaConfigRef({ secretKey: secret, network: server.at('/recaptcha/api/siteverify'), score: 0.5, actions: ['submit'], response: () => '' }),
     );
 
   it('a v3 token scored near 0 in shadow mode is refused for its score, one of another action for its action', async () => {
