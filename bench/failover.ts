@@ -23,7 +23,7 @@ import { challengeOf, startPair } from '../test/helpers/nodePair.js';
 import { SENTINEL_NAME, type TestSentinels, startRedisSentinels } from '../test/helpers/redisSentinels.js';
 import { testKernel } from '../test/helpers/server.js';
 import { until } from '../test/helpers/until.js';
-import type { Row, Section } from './run.js';
+import type { Row, Section } from './section.js';
 
 /** BENCH_QUICK=1 runs one round. */
 const ROUNDS = process.env.BENCH_QUICK === '1' ? 1 : 3;

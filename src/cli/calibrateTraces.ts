@@ -1,10 +1,13 @@
 import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { calibrationPeople } from '../core/scoring/drift/calibrationPeople.js';
 import { acceptedFeatureRows } from '../core/scoring/drift/acceptedFeatureRows.js';
 import { compareWithPeople } from '../core/scoring/drift/compareWithPeople.js';
 import { type TableVersion, defaultTable, scoringTables } from '../core/scoring/ScoringTable.js';
 import type { TraceRecord } from '../core/traffic/traceRecord.js';
+import { describeSample } from '../core/scoring/drift/describeSample.js';
+import { sampleWarnings } from '../core/scoring/drift/sampleWarnings.js';
 import { driftReportHtml } from './driftReportHtml.js';
 import type { Output } from './Output.js';
 import { writeSiteFit } from './writeSiteFit.js';
@@ -12,10 +15,19 @@ import { writeSiteFit } from './writeSiteFit.js';
 export const CALIBRATE_USAGE = `Usage: ariadne calibrate --traces FILE [--out FILE] [--table VERSION] [--fit FILE]
   --help    print this and exit 0
   --traces  the sampled traces (JSON Lines, as downloaded from the dashboard)
-  --out     where to write the HTML report (default drift-report.html)
+  --out     where to write the HTML report (default: beside the traces, FILE.drift-report.html)
   --table   the scoring table whose calibration people to compare with (default ${defaultTable.version})
   --fit     also fit a site table on the accepted pointer traces plus that table's bot families,
             write it to FILE (for policy.scoring.table_file) and print acceptance before and after`;
+
+/**
+ * The report beside the traces it reads (`ariadne-traces.jsonl` -> `ariadne-traces.drift-report.html`):
+ * where the download already is, not the directory the command runs in (often a checkout, whose
+ * .gitignore names both).
+ */
+function defaultReportPath(traces: string): string {
+  return path.join(path.dirname(traces), `${path.basename(traces, path.extname(traces))}.drift-report.html`);
+}
 
 /**
  * `ariadne calibrate --traces FILE`: compares the features of the accepted pointer traces of a
@@ -73,8 +85,10 @@ export async function calibrateTraces(args: readonly string[], io: Output): Prom
     return 1;
   }
   const report = compareWithPeople(table, people, rows);
-  const out = options.out ?? 'drift-report.html';
-  await writeFile(out, driftReportHtml(report));
+  const facts = describeSample(records, table.threshold);
+  const warnings = sampleWarnings(rows.length, facts, table.threshold);
+  const out = options.out ?? defaultReportPath(options.traces);
+  await writeFile(out, driftReportHtml(report, facts, warnings));
   io.out(`${rows.length} accepted pointer traces of ${lines.length} compared with the ${people.traces} calibration traces (${people.users} people) of table ${version}:`);
   io.out(`  ${'feature'.padEnd(24)}${'W1'.padStart(8)}${'KS'.padStart(8)}${'outside'.padStart(10)}`);
   for (const f of report.features) {
@@ -82,6 +96,7 @@ export async function calibrateTraces(args: readonly string[], io: Output): Prom
   }
   const named = report.features.filter((f) => f.fewPeople).map((f) => f.feature);
   io.out(named.length === 0 ? 'No feature puts more than 10% of the traffic where calibration had few people.' : `Traffic sits where calibration had few people on: ${named.join(', ')}`);
+  for (const w of warnings) io.out(`Warning: ${w}`);
   io.out(`report written to ${out}`);
   return options.fit === undefined ? 0 : writeSiteFit(version, rows, options.fit, io);
 }

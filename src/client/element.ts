@@ -40,6 +40,8 @@ export class AriadneMaze extends HTMLElement implements AriadneCallbacks {
   formFields = true;
   /** The maze's place in the tab order (a `tabindex`); 0, the document order, when unset. */
   puzzleTabIndex: number | undefined;
+  /** The action the token carries (set before the element is connected): the compatible APIs' `action`. */
+  action: string | undefined;
 
   get texts(): Partial<Texts> | undefined {
     return this.customTexts;
@@ -135,6 +137,7 @@ export class AriadneMaze extends HTMLElement implements AriadneCallbacks {
         apiUrl,
         assetsUrl: new URL(base, document.baseURI).href,
         ...(stableId ? { stableId } : {}),
+        ...(this.action !== undefined ? { action: this.action } : {}),
         ...(this.customTexts ? { texts: this.customTexts } : {}),
       },
       {

@@ -25,6 +25,8 @@ export interface WidgetOptions {
   /** Base URL (with a trailing slash) of ariadne-worker.js and kernel.wasm. */
   assetsUrl: string;
   texts?: Partial<Texts>;
+  /** The action a compatible API's page named (reCAPTCHA v3's execute, Turnstile's data-action): sent with /verify, carried by the token. */
+  action?: string;
 }
 
 export type WidgetState = 'loading' | 'ready' | 'tracing' | 'probe' | 'submitting' | 'verified' | 'error';
@@ -447,6 +449,7 @@ export class Widget {
       cell_size: r.surface.cell,
       input_type: inputType === 'pen' ? 'touch' : inputType,
       ...(this.options.stableId ? { stable_id: this.options.stableId } : {}),
+      ...(this.options.action !== undefined ? { action: this.options.action } : {}),
       ...(r.completionTokens.length ? { probe_completion_tokens: r.completionTokens } : {}),
       ...(webauthn ? { webauthn } : {}),
     });

@@ -35,6 +35,11 @@ export function issueSessionToken(
     ip: string;
     now: number;
     ttlMs?: number;
+    /**
+     * The action of a reCAPTCHA v3 execute, carried as `act` (only when given): what its verifiers
+     * compare with the actions they expect, and how they tell a v3 answer from a v2 one.
+     */
+    action?: string | undefined;
   },
 ): string {
   const ttlMs = c.ttlMs ?? SESSION_TOKEN_TTL_MS;
@@ -53,6 +58,7 @@ export function issueSessionToken(
       method: c.method,
       hostname: c.hostname,
       ip: c.ip,
+      ...(c.action !== undefined ? { act: c.action } : {}),
     },
     ring.current,
   );

@@ -43,6 +43,7 @@ export async function redeemForCaller(
     site_key: c.site_key,
     ...(c.input_type !== undefined ? { input_type: c.input_type } : {}),
     ...(c.method !== undefined ? { method: c.method } : {}),
+    ...(c.act !== undefined ? { action: c.act } : {}),
     challenge_ts: isoTime(c.iat),
     hostname: c.hostname,
     'error-codes': [],

@@ -29,6 +29,8 @@ export interface SessionClaims {
   hostname: string;
   /** The solving client's address ('' when unknown; absent in tokens minted before it was recorded). */
   ip?: string;
+  /** The action of a reCAPTCHA v3 execute (issueSessionToken); absent for every other solve. */
+  act?: string;
 }
 
 /** Why a session token does not verify. */
@@ -128,7 +130,8 @@ function isSessionClaims(c: Record<string, unknown>): c is Record<string, unknow
     typeof c.hostname === 'string' &&
     (c.input_type === undefined || (typeof c.input_type === 'string' && INPUT_TYPES.has(c.input_type))) &&
     (c.method === undefined || (typeof c.method === 'string' && METHODS.has(c.method))) &&
-    (c.ip === undefined || typeof c.ip === 'string')
+    (c.ip === undefined || typeof c.ip === 'string') &&
+    (c.act === undefined || typeof c.act === 'string')
   );
 }
 

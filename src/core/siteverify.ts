@@ -25,8 +25,8 @@ export interface SiteverifyInput {
 /**
  * The answer of /siteverify: the spec's fields plus the Turnstile/hCaptcha-style extras
  * `challenge_ts`, `hostname` and `error-codes`; `remoteip_mismatch` when `remoteip` was given and
- * the solving address is known; `reasons` when the token carries reason codes; `test` on the
- * answers of a test secret.
+ * the solving address is known; `reasons` when the token carries reason codes; `action` when it
+ * carries one; `test` on the answers of a test secret.
  */
 export type SiteverifyResult =
   | {
@@ -41,6 +41,8 @@ export type SiteverifyResult =
       input_type?: InputType;
       /** How the server judged the solve (pointer, keyboard, keyboard_strict; absent in older tokens). */
       method?: SolveMethod;
+      /** The action of a reCAPTCHA v3 execute that made the token; absent for every other solve. */
+      action?: string;
       /** ISO 8601 time the token was minted (its iat). */
       challenge_ts: string;
       hostname: string;

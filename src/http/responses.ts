@@ -83,6 +83,7 @@ const METHOD = opt(
   }),
 );
 const CHALLENGE_TS = Type.String({ format: 'date-time' });
+const ACTION = opt(Type.String({ description: 'The action of a reCAPTCHA v3 execute that made the token; absent for every other solve' }));
 const HOSTNAME = Type.String({ description: 'Hostname of the page that solved, from its Origin header' });
 const REMOTEIP_MISMATCH = opt(Type.Boolean({ description: 'With remoteip: whether it differs from the solving address' }));
 
@@ -97,6 +98,7 @@ export const SiteverifySuccess = closed({
     Type.Union([Type.Literal('mouse'), Type.Literal('touch'), Type.Literal('pen'), Type.Literal('keyboard')], { description: 'Inferred from the events' }),
   ),
   method: METHOD,
+  action: ACTION,
   challenge_ts: CHALLENGE_TS,
   hostname: HOSTNAME,
   'error-codes': Type.Array(Type.String(), { maxItems: 0 }),
@@ -104,16 +106,20 @@ export const SiteverifySuccess = closed({
   test: TEST,
 });
 
-/** A success in another service's shape (routes/compatSiteverify.ts): its fields, its `extras`, and Ariadne's score and reasons. */
-export const compatSuccess = (service: string, extras: Record<string, TSchema>) =>
+/**
+ * A success in another service's shape (routes/compatSiteverify.ts): its fields, its `extras`, and
+ * Ariadne's score and reasons (`scoreOptional`: only for some tokens, see Dialect.scoreWithAction).
+ */
+export const compatSuccess = (service: string, extras: Record<string, TSchema>, scoreOptional = false) =>
   closed(
     {
       success: Type.Literal(true),
       challenge_ts: CHALLENGE_TS,
       hostname: HOSTNAME,
       'error-codes': Type.Array(Type.String(), { maxItems: 0 }),
+      action: ACTION,
       ...extras,
-      score: SCORE,
+      score: scoreOptional ? opt(SCORE) : SCORE,
       reasons: REASONS,
       method: METHOD,
       remoteip_mismatch: REMOTEIP_MISMATCH,

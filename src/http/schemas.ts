@@ -24,8 +24,11 @@ export const LIMITS = {
   webauthnField: 16_384,
   secret: 256,
   remoteIp: 64,
+  action: 100,
 } as const;
 
+/** reCAPTCHA's rule for an action (letters, digits, slashes, underscores), with Turnstile's hyphen. */
+const ACTION_PATTERN = '^[A-Za-z0-9_/-]*$';
 const text = (maxLength: number) => Type.String({ maxLength });
 const required = (maxLength: number) => Type.String({ minLength: 1, maxLength });
 const opt = <T extends TSchema>(t: T) => Type.Optional(t);
@@ -100,6 +103,13 @@ const Verify = (maxEvents: number) =>
     input_type: opt(text(LIMITS.eventType)),
     probe_completion_tokens: opt(Type.Array(text(LIMITS.token), { maxItems: LIMITS.completionTokens })),
     webauthn: opt(WebAuthnAssertion),
+    action: opt(
+      Type.String({
+        maxLength: LIMITS.action,
+        pattern: ACTION_PATTERN,
+        description: "reCAPTCHA v3's action (grecaptcha.execute(key, {action})): carried by the token and answered by siteverify",
+      }),
+    ),
   });
 
 /** The fields of every shape of siteverify beside the token (and session) it redeems. */

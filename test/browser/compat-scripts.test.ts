@@ -68,7 +68,9 @@ describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chr
     async (service) => {
       // Query parameters the scripts ignore are accepted alongside the ones they honour.
       const script = `${live.server.url}${SCRIPT_PATH[service]}?onload=loaded&hl=fr&unknown=1`;
-      const widget = `<div class="${CLASS[service]}" data-sitekey="compat-${service}" data-callback="solved" data-expired-callback="expired" data-error-callback="failed" data-theme="dark" data-tabindex="3"></div>`;
+      // Turnstile's data-action is carried by the token to its siteverify answer.
+      const action = service === 'turnstile' ? ' data-action="login"' : '';
+      const widget = `<div class="${CLASS[service]}" data-sitekey="compat-${service}" data-callback="solved" data-expired-callback="expired" data-error-callback="failed" data-theme="dark" data-tabindex="3"${action}></div>`;
       const site = await siteFor(service, formPage(service, script, widget));
       const page = await live.browser.context.newPage();
       const problems = watchConsole(page);
@@ -89,7 +91,11 @@ describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chr
 
       const [answer] = await Promise.all([page.waitForNavigation(), page.click('#send')]);
       expect(answer?.status()).toBe(200);
-      expect(JSON.parse(await page.locator('body').innerText())).toMatchObject({ success: true, hostname: '127.0.0.1', 'error-codes': [] });
+      const redeemed = JSON.parse(await page.locator('body').innerText());
+      expect(redeemed).toMatchObject({ success: true, hostname: '127.0.0.1', 'error-codes': [] });
+      if (service === 'turnstile') expect(redeemed.action).toBe('login');
+      // reCAPTCHA's implicit widget is v2's: answered as v2 answers, without score or action.
+      if (service === 'recaptcha') expect(Object.keys(redeemed).filter((k) => k === 'score' || k === 'action')).toEqual([]);
       expect(site.posts[0]!.fields).toMatchObject({ email: 'ada@example.com', [field]: t });
       // Replayed: the service's own code for a duplicate.
       expect(await redeemCompat(live.server.url, service, `compat-${service}`, t)).toMatchObject({ success: false, 'error-codes': [DUPLICATE_CODE[service]] });
@@ -253,7 +259,13 @@ describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chr
     expect(c.site_key).toBe('compat-recaptcha');
     await dragAlong(page, c, await solutionOf(c));
     const t = await outcome!;
-    expect(await redeemCompat(live.server.url, 'recaptcha', 'compat-recaptcha', t)).toMatchObject({ success: true, hostname: '127.0.0.1' });
+    // The token carries its action to siteverify, which answers as v3 answers: score and action.
+    expect(await redeemCompat(live.server.url, 'recaptcha', 'compat-recaptcha', t)).toMatchObject({
+      success: true,
+      hostname: '127.0.0.1',
+      action: 'signup',
+      score: expect.any(Number),
+    });
     expect(problems).toEqual([]);
     await page.close();
     await site.close();

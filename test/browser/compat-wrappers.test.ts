@@ -7,7 +7,11 @@
 //   grecaptcha.render(params) and awaits grecaptcha.execute(id, {action})): the maze opens in
 //   the dialog;
 // - @marsidev/react-turnstile, whose script URL is fixed: its documented manual injection
-//   (injectScript={false} and a script tag with its id) loads Ariadne's instead.
+//   (injectScript={false} and a script tag with its id) loads Ariadne's instead;
+// - vue-turnstile, whose script URL is fixed and which injects it unless window.turnstile exists
+//   when its module is evaluated: Ariadne's script in a blocking tag (or `defer`, which runs in
+//   document order before the page's module) wins; with `async` it loses whenever it arrives
+//   after the page's module, and Cloudflare's script is asked for.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { findChromium } from './helpers/browser.js';
@@ -76,6 +80,22 @@ createRoot(document.getElementById('root')).render(
     onError: (e) => record.errors.push(String(e)),
   }),
 );
+`;
+
+const VUE_TURNSTILE = `
+import { createApp, h, ref } from 'vue';
+import VueTurnstile from 'vue-turnstile';
+${RECORD}
+const token = ref('');
+createApp({
+  render: () =>
+    h(VueTurnstile, {
+      siteKey: q.get('site_key'),
+      modelValue: token.value,
+      'onUpdate:modelValue': (t) => ((token.value = t), t && record.tokens.push(t)),
+      onError: (e) => record.errors.push(String(e)),
+    }),
+}).mount('#root');
 `;
 
 const page = (head: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Wrapper</title>${head}
@@ -161,7 +181,9 @@ describe.skipIf(!findChromium())('published wrappers pointed at Ariadne, in Chro
     const token = await firstToken(p);
     expect(await p.getByRole('dialog').count()).toBe(0);
     expect(await p.evaluate(() => (window as unknown as { grecaptcha: { getResponse(): string } }).grecaptcha.getResponse())).toBe(token);
-    await redeemsOnce('recaptcha', token);
+    // Its execute(id, {action}) made a v3 token: siteverify answers with its score and action.
+    expect(await redeemCompat(live.server.url, 'recaptcha', 'wrapper-recaptcha', token)).toMatchObject({ success: true, action: 'signup', score: expect.any(Number) });
+    expect(await redeemCompat(live.server.url, 'recaptcha', 'wrapper-recaptcha', token)).toMatchObject({ success: false, 'error-codes': ['timeout-or-duplicate'] });
     expect((await recorded(p)).errors).toEqual([]);
     expect(problems).toEqual([]);
     await p.close();
@@ -180,6 +202,50 @@ describe.skipIf(!findChromium())('published wrappers pointed at Ariadne, in Chro
     await redeemsOnce('turnstile', token);
     expect((await recorded(p)).errors).toEqual([]);
     expect(problems).toEqual([]);
+    await p.close();
+    await site.close();
+  });
+
+  /** A vue-turnstile page whose head loads Ariadne's Turnstile script with `attributes`, before the page's module. */
+  const vueTurnstilePage = async (attributes: string) =>
+    siteWith(VUE_TURNSTILE, `<script src="${live.server.url}/turnstile/v0/api.js?render=explicit"${attributes}></script>`);
+
+  it.each([
+    ['a blocking tag', ''],
+    ['defer (run in document order, before the module)', ' defer'],
+  ])("vue-turnstile with Ariadne's script in %s: the widget is solved, the v-model gets the token, it redeems once", async (_how, attributes) => {
+    const site = await vueTurnstilePage(attributes);
+    const p = await live.browser.context.newPage();
+    const problems = watchConsole(p);
+    const c = await readyChallenge(p, () => p.goto(`${site.url}/?site_key=wrapper-turnstile`));
+    expect(c.site_key).toBe('wrapper-turnstile');
+    await dragAlong(p, c, await solutionOf(c));
+    const token = await firstToken(p);
+    expect(await p.locator('#root [name="cf-turnstile-response"]').inputValue()).toBe(token);
+    await redeemsOnce('turnstile', token);
+    expect((await recorded(p)).errors).toEqual([]);
+    // Nothing was asked of Cloudflare (the policy would have refused it, on the console).
+    expect(problems).toEqual([]);
+    await p.close();
+    await site.close();
+  });
+
+  it("vue-turnstile with Ariadne's script `async defer` arriving after the page's module: it asks for Cloudflare's script (what the docs warn of)", async () => {
+    const site = await vueTurnstilePage(' async defer');
+    const p = await live.browser.context.newPage();
+    const problems = watchConsole(p);
+    // Ariadne's script held back a little, as a slower network or a cold cache does.
+    await p.route(`${live.server.url}/turnstile/v0/api.js*`, async (route) => {
+      await new Promise((r) => setTimeout(r, 500));
+      await route.continue();
+    });
+    await p.goto(`${site.url}/?site_key=wrapper-turnstile`);
+    await expect.poll(() => problems.some((m) => m.includes('challenges.cloudflare.com')), { timeout: 10_000 }).toBe(true);
+    // Ariadne's script arrives too late: the wrapper gave up on its own and renders nothing.
+    await expect.poll(() => p.evaluate(() => typeof (window as unknown as { turnstile?: unknown }).turnstile), { timeout: 10_000 }).toBe('object');
+    await p.waitForTimeout(1_000);
+    expect(await p.locator('ariadne-maze').count()).toBe(0);
+    expect((await recorded(p)).tokens).toEqual([]);
     await p.close();
     await site.close();
   });

@@ -106,4 +106,100 @@ describe.skipIf(!findChromium())('the dashboard in Chromium', { timeout: 90_000 
     expect(await watched.violations()).toEqual([]);
     await page.close();
   });
+
+  it("at a 390 px viewport: nothing wider than the screen, no label or bar cut at a chart edge, and every chart's numbers in a table", async () => {
+    await traffic();
+    const page = await live.browser.context.newPage();
+    await page.setViewportSize({ width: 390, height: 900 });
+    const watched = await watch(page);
+    await logIn(page, live.server.url);
+    await expect.poll(() => page.locator('body[data-drawn][data-drift]').count(), { timeout: 15_000 }).toBe(1);
+    await page.screenshot({ path: path.join(repoRoot, 'test-artifacts', 'dashboard-390.png'), fullPage: true });
+    for (const id of ['scores', 'reasons', 'pow', 'drift']) await page.locator(`#panel-${id}`).screenshot({ path: path.join(repoRoot, 'test-artifacts', `dashboard-390-${id}.png`) });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    for (const id of PANELS) {
+      // No ink in the outermost pixels of a chart: a label or bar reaching its edge was cut there.
+      expect([id, (await chartInk(page, id)).edge]).toEqual([id, 0]);
+    }
+    // The first bar of the histogram (scores near 0, in shadow mode) lies whole inside the plot.
+    expect((await chartInk(page, 'scores')).firstBar).toBeGreaterThan(2);
+    // Each chart's numbers, as a table named like the chart: what a screen reader reads.
+    for (const id of PANELS) {
+      const title = (await page.locator(`#panel-${id} h2`).innerText()).trim();
+      const table = page.getByRole('table', { name: title, exact: true });
+      expect([id, await table.count()]).toEqual([id, 1]);
+    }
+    const verify = page.getByRole('table', { name: '/verify outcomes', exact: true });
+    expect(await verify.getByRole('columnheader').allInnerTexts()).toEqual(expect.arrayContaining(['invalid_signature', 'ok']));
+    const reasons = page.getByRole('table', { name: 'Reason codes', exact: true });
+    expect(await reasons.getByRole('rowheader').allInnerTexts()).toContain('motion_too_smooth');
+    // The legends name their series without the "--" values of a cursor that is not there.
+    expect(await page.locator('.u-legend').allInnerTexts()).not.toContainEqual(expect.stringContaining('--'));
+    expect(watched.errors).toEqual([]);
+    await page.close();
+  });
 });
+
+describe.skipIf(!findChromium())('the dashboard of a server with no traffic yet', { timeout: 90_000 }, () => {
+  const live = withAriadneAndChromium({ env: { DASHBOARD_TOKEN: TOKEN }, context: { viewport: { width: 1000, height: 1300 } } });
+
+  it('draws the empty latency panel with its axes and their labels', async () => {
+    const page = await live.browser.context.newPage();
+    await logIn(page, live.server.url);
+    await expect.poll(() => page.locator('body[data-drawn]').count(), { timeout: 15_000 }).toBe(1);
+    await page.screenshot({ path: path.join(repoRoot, 'test-artifacts', 'dashboard-empty.png'), fullPage: true });
+    // Empty indeed: its table has nothing to list.
+    expect(await page.getByRole('table', { name: 'Latency p50 / p99 per route (ms)', exact: true }).innerText()).toContain('nothing in this window yet');
+    // Left of the plot: the y axis's labels; under it: the x axis's (times).
+    const ink = await chartInk(page, 'latency');
+    expect(ink.left).toBeGreaterThan(50);
+    expect(ink.below).toBeGreaterThan(50);
+    await page.close();
+  });
+});
+
+/** Opens `url`/dashboard, logging in with the token unless the browser holds a session already. */
+async function logIn(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/dashboard`);
+  if ((await page.locator('#token').count()) === 0) return;
+  await page.fill('#token', TOKEN);
+  await Promise.all([page.waitForURL(`${url}/dashboard`), page.click('button[type=submit]')]);
+}
+
+/**
+ * What a chart's canvas holds, read in the page: inked pixels in its 2 outermost columns (left,
+ * right) and rows (bottom), where a label or bar reaching the edge was cut; how far inside the
+ * plot's left edge (uPlot's .u-over) the first coloured pixel is along a row just above the
+ * plot's bottom (a bar drawn whole starts inside); inked pixels left of the plot (the y axis's
+ * labels) and below it (the x axis's).
+ */
+async function chartInk(page: Page, id: string): Promise<{ edge: number; firstBar: number; left: number; below: number }> {
+  return page.locator(`#panel-${id} .uplot`).evaluate((root: HTMLElement) => {
+    const canvas = root.querySelector('canvas')!;
+    const ratio = canvas.width / canvas.clientWidth;
+    const c = canvas.getBoundingClientRect();
+    const o = root.querySelector('.u-over')!.getBoundingClientRect();
+    const [w, h] = [canvas.width, canvas.height];
+    const [left, bottom, right] = [o.left - c.left, o.bottom - c.top, o.right - c.left].map((v) => Math.round(v * ratio)) as [number, number, number];
+    const px = canvas.getContext('2d')!.getImageData(0, 0, w, h).data;
+    const inked = (x: number, y: number) => px[(y * w + x) * 4 + 3]! > 0;
+    let edge = 0;
+    for (let y = 0; y < h; y++) for (const x of [0, 1, w - 2, w - 1]) if (inked(x, y)) edge++;
+    for (const y of [h - 2, h - 1]) for (let x = 2; x < w - 2; x++) if (inked(x, y)) edge++;
+    let firstBar = -1;
+    for (let x = left, y = bottom - 3; x < right && firstBar < 0; x++) {
+      const i = (y * w + x) * 4;
+      if (px[i + 3]! > 0 && Math.max(px[i]!, px[i + 1]!, px[i + 2]!) - Math.min(px[i]!, px[i + 1]!, px[i + 2]!) > 40) firstBar = (x - left) / ratio;
+    }
+    let axisLeft = 0;
+    let below = 0;
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        if (!inked(x, y)) continue;
+        if (x < left && y < bottom) axisLeft++;
+        if (y >= bottom) below++;
+      }
+    }
+    return { edge, firstBar, left: axisLeft, below };
+  });
+}

@@ -1,11 +1,13 @@
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calibrationPeople } from '../../src/core/scoring/drift/calibrationPeople.js';
 import { scoringTables } from '../../src/core/scoring/ScoringTable.js';
 import { FEATURE_NAMES } from '../../src/kernel/features.js';
-import { runAriadne } from '../helpers/cliProcess.js';
+import { repoRoot, runAriadne } from '../helpers/cliProcess.js';
 
 const ariadne = (args: string[], cwd: string) => runAriadne(args, { cwd });
 
@@ -54,6 +56,42 @@ describe('ariadne calibrate --traces', () => {
     const weighed = new Set(scoringTables.v3.types.mouse.terms.map((t) => t.feature));
     expect(html.match(/<svg /g)).toHaveLength(weighed.size);
     expect(html).toContain('<strong>speed_cv</strong>');
+  });
+
+  it('writes the report beside the traces by default, a name the repository ignores, with the site, the time span and a main landmark', async () => {
+    const file = await fixture();
+    const r = await ariadne(['calibrate', '--traces', file], repoRoot);
+    expect(r.code).toBe(0);
+    const out = path.join(dir, 'traces.drift-report.html');
+    expect(r.stdout).toContain(`report written to ${out}`);
+    const html = await readFile(out, 'utf8');
+    expect(html).toContain('Site: every site (no sites file).');
+    expect(html).toContain('Traces from the minute of 2030-01-01T00:00:00.000Z');
+    expect(html.match(/<main>/g)).toHaveLength(1);
+    // Every plot titles its axes.
+    expect(html.match(/scaled value z \(scorer units\)/g)).toHaveLength(html.match(/<svg /g)!.length);
+    expect(html.match(/share at or below/g)).toHaveLength(html.match(/<svg /g)!.length);
+    // 300 traces scored 0.9: no warning.
+    expect(html).not.toContain('Warning:');
+    // Made in a checkout by mistake, neither the report nor a download is committed.
+    const ignored = await promisify(execFile)('git', ['check-ignore', 'ariadne-traces.jsonl', 'ariadne-traces.drift-report.html', 'drift-report.html'], { cwd: repoRoot });
+    expect(ignored.stdout.trim().split('\n')).toHaveLength(3);
+  });
+
+  it('warns of a tiny sample and of traces accepted only because of shadow mode, in the report and on stdout', async () => {
+    const lines = (await readFile(await fixture(), 'utf8')).trim().split('\n').slice(0, 10).map((l) => JSON.parse(l));
+    for (const l of lines.slice(0, 4)) Object.assign(l, { site: 'shop', score: 0.01, time: '2030-01-01T00:07:00.000Z' });
+    lines[9].time = '2030-01-01T02:30:00.000Z';
+    const file = path.join(dir, 'few.jsonl');
+    await writeFile(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const r = await ariadne(['calibrate', '--traces', file], dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Warning: Only 10 traces compared: with so few, a KS under 0.43 is within chance (95%)');
+    expect(r.stdout).toContain('Warning: 4 of the 10 traces were accepted only because their site scores in shadow mode (a score under 0.5)');
+    const html = await readFile(path.join(dir, 'few.drift-report.html'), 'utf8');
+    expect(html).toContain('Site: every site (no sites file), shop.');
+    expect(html).toContain('Traces from 2030-01-01T00:00:00.000Z to 2030-01-01T02:30:00.000Z');
+    expect(html.match(/<strong>Warning:<\/strong>/g)).toHaveLength(2);
   });
 
   it('--help (and -h) prints the usage on stdout and exits 0', async () => {

@@ -29,6 +29,8 @@ interface Shape {
   extras: Record<string, unknown>;
   /** Served beside Ariadne's own route, and chosen by a `response` field in a body read. */
   sharedPath: boolean;
+  /** Whether a token made without an action (a v2 widget) is answered with Ariadne's score: not by reCAPTCHA's, as v2 answers. */
+  scoreWithoutAction: boolean;
 }
 
 const SHAPES: Shape[] = [
@@ -40,6 +42,7 @@ const SHAPES: Shape[] = [
     otherSite: 'invalid-input-response',
     extras: {},
     sharedPath: false,
+    scoreWithoutAction: false,
   },
   {
     service: 'hCaptcha',
@@ -49,6 +52,7 @@ const SHAPES: Shape[] = [
     otherSite: 'sitekey-secret-mismatch',
     extras: { credit: false },
     sharedPath: true,
+    scoreWithoutAction: true,
   },
   {
     service: 'Turnstile',
@@ -58,6 +62,7 @@ const SHAPES: Shape[] = [
     otherSite: 'invalid-input-response',
     extras: { action: '', cdata: '' },
     sharedPath: false,
+    scoreWithoutAction: true,
   },
 ];
 
@@ -70,10 +75,14 @@ afterAll(async () => {
   await server.close();
 });
 
-/** A token of `site` as a compat widget gets it: /verify under a session id the page never sees. */
-async function tokenOf(site: 'shop' | 'blog', origin = site === 'shop' ? SHOP : BLOG): Promise<string> {
+/**
+ * A token of `site` as a compat widget gets it: /verify under a session id the page never sees;
+ * with `action`, as reCAPTCHA v3's execute(key, {action}) makes it.
+ */
+async function tokenOf(site: 'shop' | 'blog', origin = site === 'shop' ? SHOP : BLOG, action?: string): Promise<string> {
   const ch = (await postJson(server.at('/challenge'), { site_key: site }, { origin })).body;
-  const r = await postVerify(server, buildSubmission(server.kernel, ch, { sessionId: `widget-${Math.random()}` }), { origin });
+  const submission = buildSubmission(server.kernel, ch, { sessionId: `widget-${Math.random()}` });
+  const r = await postVerify(server, action === undefined ? submission : { ...submission, action }, { origin });
   expect(r.body.success).toBe(true);
   return r.body.token;
 }
@@ -104,9 +113,16 @@ describe.each(SHAPES)('$service shape at $path', (shape) => {
     const r = await postRaw(at(), { secret: secretOf('shop'), response: t });
     expect(r.status).toBe(200);
     expect(r.contentType).toBe('application/json');
-    expect(r.body).toEqual({ success: true, challenge_ts: expect.any(String), hostname: 'shop.example', 'error-codes': [], ...shape.extras, score: 1, method: 'pointer' });
+    const score = shape.scoreWithoutAction ? { score: 1 } : {};
+    expect(r.body).toEqual({ success: true, challenge_ts: expect.any(String), hostname: 'shop.example', 'error-codes': [], ...shape.extras, ...score, method: 'pointer' });
     expect(new Date(r.body.challenge_ts).toISOString()).toBe(r.body.challenge_ts);
     expect(await postRaw(at(), { secret: secretOf('shop'), response: t })).toEqual(refusal(shape.duplicate));
+  });
+
+  it('answers the action a token carries (reCAPTCHA v3), with the score', async () => {
+    const t = await tokenOf('shop', SHOP, 'checkout/submit');
+    const r = await postRaw(at(), { secret: secretOf('shop'), response: t });
+    expect(r.body).toEqual({ success: true, challenge_ts: expect.any(String), hostname: 'shop.example', 'error-codes': [], ...shape.extras, action: 'checkout/submit', score: 1 });
   });
 
   it('reads a form body with empty remoteip and sitekey, under the API prefix too', async () => {
@@ -218,6 +234,32 @@ describe('POST /siteverify: which shape answers', () => {
   });
 });
 
+describe('the action a token carries', () => {
+  it("Ariadne's /siteverify answers it too; a token made without one has none", async () => {
+    const answer = async (action?: string) => {
+      const ch = (await postJson(server.at('/challenge'), { site_key: 'shop' }, { origin: SHOP })).body;
+      const submission = buildSubmission(server.kernel, ch, { sessionId: 'session-a' });
+      const t = (await postVerify(server, action === undefined ? submission : { ...submission, action }, { origin: SHOP })).body.token;
+      return (await postJson(server.at('/siteverify'), { token: t, session_id: 'session-a', secret: secretOf('shop') })).body;
+    };
+    expect(await answer('login')).toMatchObject({ success: true, action: 'login' });
+    expect(await answer()).not.toHaveProperty('action');
+  });
+
+  it('/verify refuses an action beyond 100 characters or outside letters, digits, _, / and -', async () => {
+    for (const [action, ok] of [
+      ['a'.repeat(100), true],
+      ['a'.repeat(101), false],
+      ['log in', false],
+      ['<b>', false],
+    ] as const) {
+      const ch = (await postJson(server.at('/challenge'), { site_key: 'shop' }, { origin: SHOP })).body;
+      const r = await postVerify(server, { ...buildSubmission(server.kernel, ch, { sessionId: 's' }), action }, { origin: SHOP });
+      expect([action, r.status, r.body.success === true || r.body.error_code]).toEqual([action, ok ? 200 : 400, ok ? true : 'invalid_request']);
+    }
+  });
+});
+
 describe('compat shapes without a sites file, with the test secrets', () => {
   const OPERATOR = 'operator-token-0123456789abcdef';
   let open: TestServer;
@@ -238,7 +280,8 @@ describe('compat shapes without a sites file, with the test secrets', () => {
 
   it.each(SHAPES)('$service: test secrets give their fixed verdicts, flagged test', async (shape) => {
     const pass = await postForm(open.at(shape.path), { secret: 'test-secret-always-pass', response: 'XXXX.DUMMY.TOKEN.XXXX' });
-    expect(pass.body).toEqual({ success: true, challenge_ts: expect.any(String), hostname: '', 'error-codes': [], ...shape.extras, score: 1, test: true });
+    const score = shape.scoreWithoutAction ? { score: 1 } : {};
+    expect(pass.body).toEqual({ success: true, challenge_ts: expect.any(String), hostname: '', 'error-codes': [], ...shape.extras, ...score, test: true });
     const used = await postForm(open.at(shape.path), { secret: 'test-secret-already-used', response: 'XXXX.DUMMY.TOKEN.XXXX' });
     expect(used.body).toEqual({ success: false, 'error-codes': [shape.duplicate], score: 0, test: true });
     const fail = await postForm(open.at(shape.path), { secret: 'test-secret-always-fail', response: 'XXXX.DUMMY.TOKEN.XXXX' });

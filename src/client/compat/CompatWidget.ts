@@ -87,8 +87,14 @@ export class CompatWidget {
   /**
    * Resolves with the token once the puzzle is solved (at once if a valid one is held), opening
    * it in a dialog in an invisible mode; rejects with CLOSED if the person closes the dialog.
+   * `action` (reCAPTCHA v3's): the token must carry it, so a token held for another is dropped;
+   * mazes made from now on carry it (a visible one keeps the action it was made with).
    */
-  execute(): Promise<string> {
+  execute(action?: string): Promise<string> {
+    if (action !== undefined && action !== this.params.action) {
+      if (this.token) this.clear();
+      this.params.action = action;
+    }
     if (this.token) return Promise.resolve(this.token);
     const pending = new Promise<string>((resolve, reject) => this.waiting.push({ resolve, reject }));
     // Callers that ignore the promise (reCAPTCHA v2's execute returns nothing) see no
@@ -126,6 +132,8 @@ export class CompatWidget {
     el.formFields = false;
     const siteKey = this.params.sitekey;
     if (typeof siteKey === 'string' && siteKey) el.setAttribute('site-key', siteKey);
+    // reCAPTCHA v3's execute(key, {action}) and Turnstile's action: carried by the token to siteverify.
+    if (typeof this.params.action === 'string') el.action = this.params.action;
     const tabIndex = Number(this.params.tabindex);
     if (this.params.tabindex !== undefined && this.params.tabindex !== '' && Number.isInteger(tabIndex)) el.puzzleTabIndex = tabIndex;
     el.onVerified = (token) => this.solved(token);

@@ -5,9 +5,20 @@
  */
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { fillChartTable } from './chartTable.js';
 import './dashboard.css';
 
 const POLL_MS = 5_000;
+/** The axes' font, set on them and used to measure their labels (CSS pixels). */
+const AXIS_FONT = '12px system-ui, sans-serif';
+/** An upright label's axis beyond the label: uPlot's tick and gap (15 CSS pixels), and a margin. */
+const AXIS_GAP = 24;
+/** Height of a chart's plot (CSS pixels), whatever its x axis takes below it. */
+const PLOT_HEIGHT = 170;
+/** uPlot's default axis size (CSS pixels): what a chart whose labels lie flat takes below its plot. */
+const FLAT_AXIS = 50;
+/** The latency panel's y range before any request was answered (ms; log scale). */
+const EMPTY_LATENCY_MS: [number, number] = [1, 1000];
 const SCORE_BUCKETS = 10;
 const COLOURS = ['#2f6fde', '#d9480f', '#2b8a3e', '#ae3ec9', '#e8590c', '#0c8599', '#c2255c', '#5c940d', '#1864ab', '#862e9c', '#a61e4d', '#495057'];
 
@@ -110,11 +121,12 @@ const PANELS: Panel[] = [
     title: 'Latency p50 / p99 per route (ms)',
     kind: 'time',
     log: true,
-    data: (s) => ({
-      series: Object.keys(s.latency)
-        .sort()
-        .flatMap((route) => [[`${route} p50`, s.latency[route]!.p50], [`${route} p99`, s.latency[route]!.p99]] as [string, (number | null)[]][]),
-    }),
+    data: (s) => {
+      const routes = Object.keys(s.latency).sort();
+      // No request answered yet: one empty series, so the axes and their labels are still drawn.
+      if (routes.length === 0) return { series: [['no requests yet', s.times.map(() => null)]] };
+      return { series: routes.flatMap((route) => [[`${route} p50`, s.latency[route]!.p50], [`${route} p99`, s.latency[route]!.p99]] as [string, (number | null)[]][]) };
+    },
   },
 ];
 
@@ -126,27 +138,57 @@ function categories(entries: readonly (readonly [string, number])[], label: stri
 
 const drawn = new Map<string, { plot: uPlot; key: string }>();
 
+const measure = document.createElement('canvas').getContext('2d')!;
+/** Width of the widest label in the axes' font (CSS pixels). */
+function widest(labels: readonly string[]): number {
+  measure.font = AXIS_FONT;
+  return Math.max(0, ...labels.map((l) => measure.measureText(l).width));
+}
+
+/**
+ * The x axis of categories: a tick and a label at each, none between. Labels that do not fit
+ * their slot side by side stand upright, each below its own bar only (a slanted one reaches
+ * under its neighbours, past the chart's edge for the first), and the axis is as tall as the
+ * longest: no name is cut.
+ */
+function categoryAxis(labels: readonly string[], plotWidth: number): uPlot.Axis {
+  const slot = plotWidth / Math.max(1, labels.length);
+  const upright = widest(labels) + 4 > slot;
+  return {
+    font: AXIS_FONT,
+    splits: () => labels.map((_, i) => i),
+    values: (_u, splits) => splits.map((i) => labels[i] ?? ''),
+    ...(upright ? { rotate: -90, size: Math.ceil(widest(labels)) + AXIS_GAP } : {}),
+  };
+}
+
 function draw<S>(panel: Panel<S>, s: S, into: HTMLElement): void {
   const { x, series } = panel.data(s);
   const xs = panel.kind === 'time' ? (s as Summary).times : (x ?? []).map((_, i) => i);
   const data = [xs, ...series.map(([, v]) => v)] as uPlot.AlignedData;
+  fillChartTable(into.parentElement!.querySelector('.numbers table')!, { caption: panel.title, kind: panel.kind, x: panel.kind === 'time' ? xs : (x ?? []), series });
   // The same series (and categories) as drawn: new data only; else a new plot.
   const key = JSON.stringify([series.map(([name]) => name), x]);
   const held = drawn.get(panel.id);
   if (held !== undefined && held.key === key) return held.plot.setData(data);
   held?.plot.destroy();
   const bars = panel.kind === 'bars' ? uPlot.paths.bars!({ size: [0.8 / Math.max(1, series.length), 64], align: 0 }) : undefined;
+  const width = into.clientWidth;
+  const count = x?.length ?? 0;
+  const xAxis = panel.kind === 'bars' ? categoryAxis(x ?? [], width - 60) : { font: AXIS_FONT };
   const opts: uPlot.Options = {
-    width: Math.max(320, into.clientWidth),
-    height: 220,
-    scales: { x: { time: panel.kind === 'time' }, y: panel.log ? { distr: 3 } : { range: (_u, min, max) => [Math.min(0, min), Math.max(1, max)] } },
-    axes: [
-      panel.kind === 'bars'
-        ? // Many categories (reason codes, features): their names slanted, so they do not overlap.
-          { values: (_u, splits) => splits.map((i) => x?.[i] ?? ''), ...((x?.length ?? 0) > 4 ? { rotate: -35, size: 90 } : {}) }
-        : {},
-      {},
-    ],
+    width,
+    height: PLOT_HEIGHT + (typeof xAxis.size === 'number' ? xAxis.size : FLAT_AXIS),
+    // The legend names the series; their values are in the table (no "--" waiting for a cursor).
+    legend: { live: false },
+    scales: {
+      // Half a slot on each side of the categories: the first and last bars are drawn whole.
+      x: panel.kind === 'time' ? { time: true } : { time: false, range: () => [-0.5, count - 0.5] },
+      y: panel.log
+        ? { distr: 3, range: (_u, min, max) => (min === null || max === null ? EMPTY_LATENCY_MS : uPlot.rangeLog(min, max, 10, true)) }
+        : { range: (_u, min, max) => [Math.min(0, min), Math.max(1, max)] },
+    },
+    axes: [xAxis, { font: AXIS_FONT }],
     series: [
       {},
       ...series.map(([label], i) => {
@@ -159,6 +201,7 @@ function draw<S>(panel: Panel<S>, s: S, into: HTMLElement): void {
   drawn.set(panel.id, { plot: new uPlot(opts, data, into), key });
 }
 
+/** A panel's section: its title, the chart (hidden from screen readers) and the table of its numbers (read in its place). */
 function panelElement(panel: { id: string; title: string }): HTMLElement {
   let section = document.getElementById(`panel-${panel.id}`);
   if (section === null) {
@@ -169,11 +212,25 @@ function panelElement(panel: { id: string; title: string }): HTMLElement {
     title.textContent = panel.title;
     const chart = document.createElement('div');
     chart.className = 'chart';
-    section.append(title, chart);
+    chart.setAttribute('aria-hidden', 'true');
+    // A table is never narrower than its content: the wrapper is what hides it.
+    const numbers = document.createElement('div');
+    numbers.className = 'numbers';
+    numbers.append(document.createElement('table'));
+    section.append(title, chart, numbers);
     document.getElementById('panels')!.append(section);
   }
   return section.querySelector('.chart')!;
 }
+
+/** Charts follow their panel's width (a turned phone, a resized window). */
+const resizing = new ResizeObserver(() => {
+  for (const [id, { plot }] of drawn) {
+    const width = document.querySelector<HTMLElement>(`#panel-${id} .chart`)?.clientWidth;
+    if (width !== undefined && width > 0 && width !== plot.width) plot.setSize({ width, height: plot.height });
+  }
+});
+resizing.observe(document.getElementById('panels')!);
 
 function showSites(sites: readonly string[]): void {
   const select = document.getElementById('site') as HTMLSelectElement;

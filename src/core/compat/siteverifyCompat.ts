@@ -31,6 +31,8 @@ export type CompatVerdict =
       /** ISO 8601 time the token was minted. */
       challenge_ts: string;
       hostname: string;
+      /** The action of a reCAPTCHA v3 execute; absent for every other solve. */
+      action?: string;
       remoteip_mismatch?: boolean;
       test?: true;
     }
@@ -64,6 +66,7 @@ export async function siteverifyCompat(
   const verdict: CompatVerdict = { success: true, score: result.score, challenge_ts: result.challenge_ts, hostname: result.hostname, ...test };
   if (result.reasons !== undefined) verdict.reasons = result.reasons;
   if (result.method !== undefined) verdict.method = result.method;
+  if (result.action !== undefined) verdict.action = result.action;
   if (result.remoteip_mismatch !== undefined) verdict.remoteip_mismatch = result.remoteip_mismatch;
   return verdict;
 }

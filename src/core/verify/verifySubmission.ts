@@ -41,6 +41,8 @@ export interface VerifyInput {
   input_type?: string | undefined;
   probe_completion_tokens?: string[] | undefined;
   webauthn?: WebAuthnAssertion | undefined;
+  /** The action a reCAPTCHA v3 page executed with: carried by the token, checked by the site's verifier. */
+  action?: string | undefined;
 }
 
 /** `test`: the answer of a test key (sites/testKeys.ts), not of a check. */
@@ -186,6 +188,7 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
     hostname: hostnameOf(client.origin),
     ip: client.address,
     now: ctx.now(),
+    action: input.action,
   });
   ctx.verifyStages?.('token');
   return { ok: true, token, score };

@@ -15,6 +15,12 @@ export interface Dialect {
   codes: Readonly<Record<CompatFault, string>>;
   /** Fields of its successes beyond success, challenge_ts, hostname and error-codes: values and schemas. */
   extras: { values: Readonly<Record<string, unknown>>; schemas: Readonly<Record<string, TSchema>> };
+  /**
+   * Its verifiers take an answer with a `score` and an `action` for a v3 one (checking both) and
+   * any other for a v2 one: a token made without an action (a v2 widget) is answered without
+   * Ariadne's score and reasons, as v2 answers, and one made by execute(key, {action}) with both.
+   */
+  scoreWithAction?: true;
 }
 
 /** The codes the three share: reCAPTCHA's, which hCaptcha and Turnstile kept. */
@@ -39,6 +45,7 @@ export const RECAPTCHA: Dialect = {
   path: '/recaptcha/api/siteverify',
   codes: { ...COMMON, site_key_mismatch: 'invalid-input-response', token_expired: 'timeout-or-duplicate', token_already_used: 'timeout-or-duplicate' },
   extras: { values: {}, schemas: {} },
+  scoreWithAction: true,
 };
 
 export const HCAPTCHA: Dialect = {
@@ -61,10 +68,10 @@ export const TURNSTILE: Dialect = {
   path: '/turnstile/v0/siteverify',
   codes: { ...COMMON, site_key_mismatch: 'invalid-input-response', token_expired: 'timeout-or-duplicate', token_already_used: 'timeout-or-duplicate' },
   extras: {
-    // The widget's action and cdata are not carried by Ariadne's tokens (docs/migrating.md).
+    // The widget's action is carried by the token (data-action, `action`); its cdata is not (docs/migrating.md).
     values: { action: '', cdata: '' },
     schemas: {
-      action: Type.Literal('', { description: 'Not carried: always empty' }),
+      action: Type.String({ description: "The widget's action the token carries; empty when it had none" }),
       cdata: Type.Literal('', { description: 'Not carried: always empty' }),
     },
   },

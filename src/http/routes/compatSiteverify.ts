@@ -31,7 +31,7 @@ export function compatSiteverifyRoute(schemas: Schemas, dialect: Dialect, caller
     form: true,
     bySecret: true,
     alwaysOk: true,
-    success: compatSuccess(dialect.service, dialect.extras.schemas),
+    success: compatSuccess(dialect.service, dialect.extras.schemas, dialect.scoreWithAction),
     failure: compatFailure(dialect.service, Object.values(dialect.codes)),
     errors: [],
     fail: (f: Failure) => refusal([FAULT_OF_FAILURE[f.code] ?? 'invalid_request']),
@@ -40,7 +40,14 @@ export function compatSiteverifyRoute(schemas: Schemas, dialect: Dialect, caller
       const verdict = await siteverifyCompat(ctx, { ...body, secret }, callerOf);
       if (!verdict.success) return refusal(verdict.faults, verdict.test);
       const { success, challenge_ts, hostname, ...ariadne } = verdict;
-      return { status: 200, body: { success, challenge_ts, hostname, 'error-codes': [], ...dialect.extras.values, ...ariadne } };
+      const fields = dialect.scoreWithAction && ariadne.action === undefined ? withoutScore(ariadne) : ariadne;
+      return { status: 200, body: { success, challenge_ts, hostname, 'error-codes': [], ...dialect.extras.values, ...fields } };
     },
   };
+}
+
+/** A v2 answer's fields: Ariadne's others, without the score and its reasons (see Dialect.scoreWithAction). */
+function withoutScore<T extends { score?: number; reasons?: unknown }>(fields: T): Omit<T, 'score' | 'reasons'> {
+  const { score: _score, reasons: _reasons, ...rest } = fields;
+  return rest;
 }

@@ -3,12 +3,18 @@
  * devDependencies, pointed at a running Ariadne through their own URL options: each redeems a
  * real token (a maze solved through /challenge and /verify, as a compat widget does) and is
  * refused a replay. better-auth's captcha plugin covers the three shapes (form posts for
- * reCAPTCHA and hCaptcha, JSON for Turnstile); recaptcha-node and cf-turnstile show the codes.
+ * reCAPTCHA and hCaptcha, JSON for Turnstile); recaptcha-node and cf-turnstile show the codes;
+ * @nestlab/google-recaptcha's validator (built as Nest would build it, without an app) tells a
+ * v3 answer from a v2 one and checks the score and action of v3's.
  */
 import { betterAuth } from 'better-auth';
 import { memoryAdapter } from 'better-auth/adapters/memory';
 import { captcha } from 'better-auth/plugins';
 import cfTurnstile from 'cf-turnstile';
+import { Logger } from '@nestjs/common';
+import { GoogleRecaptchaValidator } from '@nestlab/google-recaptcha/services/validators/google-recaptcha.validator.js';
+import { RecaptchaConfigRef } from '@nestlab/google-recaptcha/models/recaptcha-config-ref.js';
+import axios from 'axios';
 import { RecaptchaV3 } from 'recaptcha-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSubmission, postJson, postVerify } from '../../helpers/client.js';
@@ -22,6 +28,8 @@ const sitesFile = {
   sites: {
     shop: { hostnames: ['shop.example'], secret: secretOf('shop') },
     blog: { hostnames: ['blog.example'], secret: secretOf('blog') },
+    // Shadow mode: the tests' straight-line traces score 0 and still get a token.
+    shadow: { hostnames: ['shadow.example'], secret: secretOf('shadow'), policy: { scoring: { mode: 'shadow' } } },
   },
 };
 
@@ -33,11 +41,15 @@ afterAll(async () => {
   await server.close();
 });
 
-/** A token of `site`, as the compat widget puts it in the form (its session id stays in the widget). */
-async function tokenOf(site: 'shop' | 'blog' = 'shop'): Promise<string> {
+/**
+ * A token of `site`, as the compat widget puts it in the form (its session id stays in the
+ * widget); with `action`, as reCAPTCHA v3's execute(key, {action}) makes it.
+ */
+async function tokenOf(site: 'shop' | 'blog' | 'shadow' = 'shop', action?: string): Promise<string> {
   const origin = `https://${site}.example`;
   const ch = (await postJson(server.at('/challenge'), { site_key: site }, { origin })).body;
-  const r = await postVerify(server, buildSubmission(server.kernel, ch, { sessionId: `widget-${Math.random()}` }), { origin });
+  const submission = buildSubmission(server.kernel, ch, { sessionId: `widget-${Math.random()}` });
+  const r = await postVerify(server, action === undefined ? submission : { ...submission, action }, { origin });
   expect(r.body.success).toBe(true);
   return r.body.token;
 }
@@ -123,10 +135,10 @@ describe('recaptcha-node, pointed at Ariadne by hostname, port and protocol', ()
     return new RecaptchaV3(secret, { hostname, port: Number(port), protocol: 'http' });
   };
 
-  it('verifies a token (with the empty remoteip it always sends), with the score; a replay is timeout-or-duplicate', async () => {
-    const t = await tokenOf();
+  it('verifies a v3 token (with the empty remoteip it always sends), with the score and action; a replay is timeout-or-duplicate', async () => {
+    const t = await tokenOf('shop', 'submit');
     const ok = await recaptcha().verify(t);
-    expect(ok).toMatchObject({ success: true, hostname: 'shop.example', score: 1 });
+    expect(ok).toMatchObject({ success: true, hostname: 'shop.example', score: 1, action: 'submit' });
     expect(new Date(ok.challengeTimestamp!).toISOString()).toBe(ok.challengeTimestamp);
     const again = await recaptcha().verify(t);
     expect(again).toMatchObject({ success: false, errorCodes: ['timeout-or-duplicate'] });
@@ -137,6 +149,39 @@ describe('recaptcha-node, pointed at Ariadne by hostname, port and protocol', ()
     expect(await recaptcha(secretOf('blog')).verify(t)).toMatchObject({ success: false, errorCodes: ['invalid-input-response'] });
     expect(await recaptcha('nope').verify(t, '127.0.0.1')).toMatchObject({ success: false, errorCodes: ['invalid-input-secret'] });
     expect((await recaptcha().verify(t, '127.0.0.1')).success).toBe(true);
+  });
+});
+
+describe("@nestlab/google-recaptcha's validator, pointed at Ariadne by its network option", () => {
+  /**
+   * The validator as its module builds it: an axios instance (its CommonJS typings, which the
+   * module's are), a logger and the module's options (`response`, how a guard reads the token
+   * from a request, is not used by validate()).
+   */
+  type Http = ConstructorParameters<typeof GoogleRecaptchaValidator>[0];
+  const validator = (secret: string) =>
+    new GoogleRecaptchaValidator(
+      axios.create() as unknown as Http,
+      new Logger('recaptcha'),
+      new RecaptchaConfigRef({ secretKey: secret, network: server.at('/recaptcha/api/siteverify'), score: 0.5, actions: ['submit'], response: () => '' }),
+    );
+
+  it('a v3 token scored near 0 in shadow mode is refused for its score, one of another action for its action', async () => {
+    const low = await validator(secretOf('shadow')).validate({ response: await tokenOf('shadow', 'submit') });
+    expect(low).toMatchObject({ success: false, action: 'submit', errors: ['low-score'] });
+    expect(low.score).toBeLessThan(0.01);
+    const other = await validator(secretOf('shop')).validate({ response: await tokenOf('shop', 'login') });
+    expect(other).toMatchObject({ success: false, action: 'login', errors: ['forbidden-action'] });
+    const good = await validator(secretOf('shop')).validate({ response: await tokenOf('shop', 'submit') });
+    expect(good).toMatchObject({ success: true, score: 1, action: 'submit', errors: [] });
+  });
+
+  it('a v2 token (no action) is answered as v2 answers: no score or action, so none is checked', async () => {
+    const v2 = await validator(secretOf('shadow')).validate({ response: await tokenOf('shadow') });
+    expect(v2).toMatchObject({ success: true, errors: [] });
+    expect(v2.score).toBeUndefined();
+    expect(v2.action).toBeUndefined();
+    expect(v2.nativeResponse).not.toHaveProperty('score');
   });
 });
 
