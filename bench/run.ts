@@ -46,7 +46,11 @@ const SECTIONS: Record<string, Runner> = {
   keyboard: optional('./keyboardScoring.js', 'runKeyboardScoringBench'),
   dashboard: optional('./dashboardTurns.js', 'runDashboardBench'),
   cluster: optional('./cluster.js', 'runClusterBench'),
+  'keyboard-flood': optional('./keyboardFlood.js', 'runKeyboardFloodBench'),
 };
+
+/** Sections run only when named with --only: each takes minutes of real time. */
+const ON_REQUEST: ReadonlySet<string> = new Set(['keyboard-flood']);
 
 function format(v: string | number | undefined): string {
   if (v === undefined) return '';
@@ -99,7 +103,7 @@ async function main(): Promise<void> {
   const only = parseOnly(process.argv.slice(2));
   const sections: Section[] = [];
   for (const [name, run] of Object.entries(SECTIONS)) {
-    if (only !== undefined && name !== only) continue;
+    if (only !== undefined ? name !== only : ON_REQUEST.has(name)) continue;
     let section: Section;
     try {
       section = await run();

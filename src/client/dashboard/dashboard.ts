@@ -6,6 +6,7 @@
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './dashboard.css';
+import { showKeyboardDoors } from './keyboardDoorPanel.js';
 
 const POLL_MS = 5_000;
 const SCORE_BUCKETS = 10;
@@ -219,6 +220,7 @@ async function compareDrift(): Promise<void> {
 }
 
 function poll(): void {
+  void showKeyboardDoors().catch((e: unknown) => status(`keyboard door: ${String(e)}`, true));
   refresh()
     .catch((e: unknown) => status(`data: ${e instanceof Error ? e.message : String(e)}`, true))
     .finally(() => setTimeout(poll, POLL_MS));
