@@ -42,6 +42,7 @@ import { type FloodOutcome, floodReport } from './keyboardFlood/floodReport.js';
 import type { Section } from './run.js';
 
 const SITE = 'flood-site';
+const END_MS = (PHASES.before + PHASES.flood + PHASES.after) * BENCH_MINUTE_MS;
 const ORIGIN = 'https://shop.example';
 const SCRIPT_FAMILIES = ['uniform', 'gaussian', 'lognormal'] as const;
 /** How long before its planned submission a script fetches its challenge (its trace takes about 10 s). */
@@ -80,7 +81,10 @@ async function solve(
   const bits = keyboard ? ch.pow_difficulty_keyboard : ch.pow_difficulty;
   const pow = kernel.solvePow(ch.pow_challenge, bits, 0, 1 << 28);
   const body = buildSubmission(kernel, ch, { events, sessionId: `${kind}-${fetchedAt}-${address}`, pow: { nonce: pow.nonce!, hash: pow.hash! } });
-  await sleepUntil(start, Math.max(notBefore, fetchedAt + traceSpanMs(events) + 300));
+  const submitAt = Math.max(notBefore, fetchedAt + traceSpanMs(events) + 300);
+  // A solve that would end after the timetable counts in no phase: not waited for.
+  if (submitAt > END_MS) return { kind, fetchedAt, submittedAt: Infinity, ok: false, error: 'after the end' };
+  await sleepUntil(start, submitAt);
   const submittedAt = Date.now() - start;
   const v = await post(`${node.url}/verify`, body, address).catch((e: unknown) => ({ success: false, error_code: String(e) }));
   if (v.success !== true) return { kind, fetchedAt, submittedAt, ok: false, error: v.error_code };

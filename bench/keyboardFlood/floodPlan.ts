@@ -7,10 +7,10 @@
 /** The budget's minute in this bench, ms (a real minute is 60000): the bench's clock runs 4 times faster. */
 export const BENCH_MINUTE_MS = Number(process.env.BENCH_MINUTE_MS ?? 15_000);
 /** Budget minutes of each phase. */
-export const PHASES = { before: 3, flood: 10, after: 6 } as const;
+export const PHASES = { before: 8, flood: 10, after: 10 } as const;
 /** Per budget minute: pointer people's tokens, keyboard people's (the site's keyboard baseline and its floor). */
-export const POINTER_PER_MINUTE = 40;
-export const KEYBOARD_PER_MINUTE = 4;
+export const POINTER_PER_MINUTE = 60;
+export const KEYBOARD_PER_MINUTE = 6;
 /** The flood, as a multiple of the keyboard baseline. */
 export const FLOOD_FACTOR = 20;
 /** Distinct client addresses the scripts come from (127.x.y.z, forwarded by a trusted proxy). */

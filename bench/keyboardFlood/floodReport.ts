@@ -45,14 +45,24 @@ export function floodReport(outcomes: readonly FloodOutcome[], doors: readonly D
       pointer_tokens_per_minute: round(pointer.filter((o) => o.ok).length / PHASES[phase]),
     });
   }
-  for (const phase of phases) {
-    const people = outcomes.filter((o) => o.kind !== 'script' && o.kind !== 'pointer' && phaseAt(o.fetchedAt) === phase && phaseAt(o.submittedAt) === phase);
+  // Keyboard people by the door they met: a person counts where the whole solve, from the
+  // challenge to /verify, fell (node 1's door; the two nodes' are compared below).
+  const first = doors.filter((d) => d.node === 0);
+  const began = first.find((d) => d.t >= floodFrom && d.door === 'surge')?.t ?? Infinity;
+  const ended = first.find((d) => d.t >= Math.max(floodTo, began) && d.door === 'people_first')?.t ?? Infinity;
+  const windows: [string, number, number][] = [
+    ['before the flood', 0, floodFrom],
+    ['in the escalation', began, ended],
+    ['after the escalation', ended, Infinity],
+  ];
+  for (const [label, from, to] of windows) {
+    const people = outcomes.filter((o) => o.kind !== 'script' && o.kind !== 'pointer' && o.fetchedAt >= from && o.submittedAt < to && Number.isFinite(o.submittedAt));
     const kinds = [...new Set(people.map((o) => o.kind))].sort();
     for (const kind of kinds) {
       const mine = people.filter((o) => o.kind === kind);
       const ok = mine.filter((o) => o.ok);
       rows.push({
-        name: `keyboard people (${kind} MODEL), ${phase}`,
+        name: `keyboard people (${kind} MODEL), ${label}`,
         submitted: mine.length,
         accepted: ok.length,
         acceptance: mine.length === 0 ? '' : round(ok.length / mine.length, 3),
@@ -65,7 +75,7 @@ export function floodReport(outcomes: readonly FloodOutcome[], doors: readonly D
   for (const node of [0, 1]) {
     const mine = doors.filter((d) => d.node === node);
     const began = mine.find((d) => d.t >= floodFrom && d.door === 'surge');
-    const ended = mine.find((d) => d.t >= floodTo && d.door === 'people_first');
+    const ended = mine.find((d) => d.t >= Math.max(floodTo, began?.t ?? 0) && d.door === 'people_first');
     const last = mine.at(-1);
     rows.push({
       name: `node ${node + 1}: escalation`,
@@ -80,6 +90,7 @@ export function floodReport(outcomes: readonly FloodOutcome[], doors: readonly D
     `time compressed: a budget minute is ${BENCH_MINUTE_MS / 1000} s (KEYBOARD_BUDGET_MINUTE_MS); traces take their own real time, so a screen-reader solve spans several of these minutes`,
     `baseline ${KEYBOARD_PER_MINUTE} keyboard tokens a minute (the site's floor_per_minute); flood ${FLOOD_FACTOR}x from ${SCRIPT_CLIENTS} addresses for ${PHASES.flood} minutes: scripts obtained ${flood.x_baseline}x the baseline per minute (target: at most 3)`,
     'pointer people are straight stand-in traces scored in shadow mode; keyboard people are models, not recordings',
+    'a keyboard person counts where the whole solve (challenge to /verify) fell: a screen-reader solve takes about two real minutes, several compressed ones',
   );
   return { name: 'keyboard flood (two nodes over one Redis)', rows, notes };
 }
