@@ -34,7 +34,11 @@ const SECTIONS: Record<string, Runner> = {
   dashboard: optional('./dashboardTurns.js', 'runDashboardBench'),
   cluster: optional('./cluster.js', 'runClusterBench'),
   failover: optional('./failover.js', 'runFailoverBench'),
+  'keyboard-flood': optional('./keyboardFlood.js', 'runKeyboardFloodBench'),
 };
+
+/** Sections run only when named with --only: each takes minutes of real time. */
+const ON_REQUEST: ReadonlySet<string> = new Set(['keyboard-flood']);
 
 function format(v: string | number | undefined): string {
   if (v === undefined) return '';
@@ -87,7 +91,7 @@ async function main(): Promise<void> {
   const only = parseOnly(process.argv.slice(2));
   const sections: Section[] = [];
   for (const [name, run] of Object.entries(SECTIONS)) {
-    if (only !== undefined && name !== only) continue;
+    if (only !== undefined ? name !== only : ON_REQUEST.has(name)) continue;
     let section: Section;
     try {
       section = await run();

@@ -1,6 +1,7 @@
 // The service's routes as the widget calls them (interface.md). Every call resolves to a
 // value: a parsed body, or a failure with a stable code ("network" when nothing came back).
 import type { RawEvent } from '../kernel/types.js';
+import type { KeyboardDoor } from './keyboardDoorNotice.js';
 
 export interface ProbeCell {
   x: number;
@@ -30,6 +31,8 @@ export interface Challenge {
   pow_difficulty: number;
   /** What a keyboard solve needs; absent from servers that ask keyboard solves for no more. */
   pow_difficulty_keyboard?: number;
+  /** The site's keyboard door (absent from older servers): the widget explains any but people_first. */
+  keyboard_door?: KeyboardDoor;
   site_key: string;
   created_at: number;
   expires_at: number;

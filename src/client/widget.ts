@@ -12,6 +12,7 @@ import { powProgress, type PowFound } from './powSearch.js';
 import { probeLabel, probeLayer } from './probeView.js';
 import { createSigner, signedText, type Signer } from './signer.js';
 import { fill, mergeTexts, type Texts } from './texts.js';
+import { withKeyboardDoorNotice } from './keyboardDoorNotice.js';
 import { MOVES, Trace, wallsAt, type MoveKey } from './trace.js';
 import { inferInputType } from '../core/scoring/inferInputType.js';
 import { buildView, type View } from './view.js';
@@ -195,7 +196,7 @@ export class Widget {
     this.ctx = sizeCanvas(this.view.canvas, surface);
     this.redraw();
     this.setState('ready');
-    this.setStatus(notice ?? this.texts.ready);
+    this.setStatus(notice ?? withKeyboardDoorNotice(this.texts.ready, c.keyboard_door));
     const ttl = c.expires_at - c.created_at;
     if (Number.isFinite(ttl) && ttl > EXPIRY_MARGIN_MS) {
       this.timer = setTimeout(() => this.lifeEnds(), ttl - EXPIRY_MARGIN_MS);

@@ -349,7 +349,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   routes.mounting(() => {
     const { dashboardToken } = config;
     if (dashboardToken !== undefined && trafficStore !== undefined) {
-      mountDashboard(app, { config: { ...config, dashboardToken }, store, traffic: trafficStore, now: ctx.now });
+      mountDashboard(app, { config: { ...config, dashboardToken }, store, traffic: trafficStore, now: ctx.now, keyboardDoors: () => keyboardBudget.view() });
     }
     opts.mount?.(app, ctx);
   });

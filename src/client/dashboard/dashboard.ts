@@ -7,6 +7,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { fillChartTable } from './chartTable.js';
 import './dashboard.css';
+import { showKeyboardDoors } from './keyboardDoorPanel.js';
 
 const POLL_MS = 5_000;
 /** The axes' font, set on them and used to measure their labels (CSS pixels). */
@@ -276,6 +277,7 @@ async function compareDrift(): Promise<void> {
 }
 
 function poll(): void {
+  void showKeyboardDoors().catch((e: unknown) => status(`keyboard door: ${String(e)}`, true));
   refresh()
     .catch((e: unknown) => status(`data: ${e instanceof Error ? e.message : String(e)}`, true))
     .finally(() => setTimeout(poll, POLL_MS));

@@ -7,6 +7,7 @@ import { failure } from '../../core/errors.js';
 import { checkRateLimit } from '../../core/rateLimit.js';
 import { WINDOWS, summarizeTraffic, type TrafficWindow } from '../../core/traffic/summarizeTraffic.js';
 import { driftOfSample } from '../../core/scoring/drift/driftOfSample.js';
+import type { KeyboardDoorView } from '../../core/keyboard/KeyboardBudget.js';
 import type { Store } from '../../store/Store.js';
 import type { TrafficStore } from '../../store/traffic/TrafficStore.js';
 import { type StaticFile, readStaticFile } from '../assets/loadClientFiles.js';
@@ -25,6 +26,8 @@ export interface DashboardOptions {
   store: Store;
   traffic: TrafficStore;
   now: () => number;
+  /** Every site's keyboard door as this server sees it (core/keyboard/KeyboardBudget.ts). */
+  keyboardDoors: () => KeyboardDoorView[];
   /** The built dashboard; default dist/client/dashboard of this package. */
   distDir?: string;
 }
@@ -47,6 +50,7 @@ const UNAUTHORIZED = plainFailure(failure('unauthorized', 'log in at /dashboard 
  *   per address) opens a session cookie (see dashboardSession.ts) and goes back to the page;
  * - GET /dashboard/data?window=hour|day&site=KEY: the counts (core/traffic/summarizeTraffic.ts);
  * - GET /dashboard/traces.jsonl: the sampled traces, one JSON object a line;
+ * - GET /dashboard/keyboard: each site's keyboard door, its rates, baseline and surge levels;
  * - GET /dashboard/drift: the sample's accepted traffic against the table's calibration people
  *   (core/scoring/drift/driftOfSample.ts), asked for by the page on demand (it reads every trace);
  * - GET /dashboard/<file>: the page's script and style sheet, under the widget's strict CSP.
@@ -122,6 +126,11 @@ export function mountDashboard(app: TemplatedApp, opts: DashboardOptions): void 
       (drift) => finish(() => writeReply(res, { status: 200, body: drift }, [])),
       () => finish(() => writeReply(res, plainFailure(failure('store_unavailable')), [])),
     );
+  });
+
+  app.get(`${SESSION_PATH}/keyboard`, (res, req) => {
+    if (!signedIn(req)) return writeReply(res, UNAUTHORIZED, []);
+    writeReply(res, { status: 200, body: { doors: opts.keyboardDoors() } }, []);
   });
 
   app.get(`${SESSION_PATH}/traces.jsonl`, (res, req) => {

@@ -98,7 +98,7 @@ describe('dashboard: who may see it', () => {
     const [, mac] = good.split('.');
     const later = `${SESSION_COOKIE}=${clock + 365 * 86_400_000}.${mac}`;
     for (const cookie of ['', `${SESSION_COOKIE}=${TOKEN}`, later, `${SESSION_COOKIE}=1.${mac}`]) {
-      for (const path of ['/dashboard/data', '/dashboard/traces.jsonl', '/dashboard/drift']) {
+      for (const path of ['/dashboard/data', '/dashboard/traces.jsonl', '/dashboard/drift', '/dashboard/keyboard']) {
         const r = await fetch(server.at(path), { headers: { cookie } });
         expect(r.status).toBe(401);
         expect(await r.json()).toEqual({ success: false, error_code: 'unauthorized', detail: 'log in at /dashboard first' });
@@ -180,5 +180,16 @@ describe('dashboard: the counts of a known sequence of requests', () => {
     const day = (await data(cookie, '?window=day')).body;
     expect(day.times).toHaveLength(96);
     expect(total(day.series, 'challenge')).toBe(3);
+  });
+
+  it("shows each site's keyboard door once the site has been served: people first, its rates, baseline and surge levels", async () => {
+    const cookie = await session();
+    // The site served by the test above.
+    const r = await fetch(server.at('/dashboard/keyboard'), { headers: { cookie } });
+    expect(r.status).toBe(200);
+    const { doors } = (await r.json()) as { doors: unknown[] };
+    expect(doors).toEqual([
+      { site: 'shop', door: 'people_first', mode: 'auto', since: expect.any(Number), rate: 0, share: 0, base: { rate: 2, share: 0.05 }, level: { rate: 6, share: expect.closeTo(0.15, 9) } },
+    ]);
   });
 });
