@@ -102,6 +102,14 @@ const Verify = (maxEvents: number) =>
     webauthn: opt(WebAuthnAssertion),
   });
 
+const PasskeyDoor = Type.Object({
+  challenge_id: required(LIMITS.challengeId),
+  site_key: siteKey(),
+  session_id: required(LIMITS.sessionId),
+  stable_id: required(LIMITS.stableId),
+  webauthn: WebAuthnAssertion,
+});
+
 /** The fields of every shape of siteverify beside the token (and session) it redeems. */
 const redeemerFields = () => ({
   secret: opt(Type.String({ maxLength: LIMITS.secret, description: "The site's secret (or send it as the bearer token)" })),
@@ -147,6 +155,7 @@ export type SiteverifyBody = Static<typeof Siteverify>;
 export type CompatSiteverifyBody = Static<typeof CompatSiteverify>;
 export type RegisterOptionsBody = Static<typeof RegisterOptions>;
 export type RegisterVerifyBody = Static<typeof RegisterVerify>;
+export type PasskeyDoorBody = Static<typeof PasskeyDoor>;
 
 export function compileSchemas(maxEvents: number) {
   return {
@@ -158,6 +167,7 @@ export function compileSchemas(maxEvents: number) {
     compatSiteverify: TypeCompiler.Compile(CompatSiteverify),
     registerOptions: TypeCompiler.Compile(RegisterOptions),
     registerVerify: TypeCompiler.Compile(RegisterVerify),
+    passkeyDoor: TypeCompiler.Compile(PasskeyDoor),
   };
 }
 
