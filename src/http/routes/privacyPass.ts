@@ -38,6 +38,7 @@ export const privacyPassRoute = (ctx: CoreContext): GetRoute => ({
     'privacy_pass_replayed',
   ],
   request: true,
+  query: PARAMS,
   answer: async (authorization, request) => {
     const query = new URLSearchParams(request!.query);
     const values: Partial<Record<keyof typeof PARAMS, string>> = {};
