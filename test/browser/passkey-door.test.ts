@@ -2,12 +2,12 @@
 // sites file that opens it (2 passes per passkey and hour): a passkey registered after an
 // accepted solve, a later pass without a maze by keyboard alone, a cloned authenticator's stale
 // counter refused, and the per-passkey rate's refusal. axe-core checks the door's states.
-import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { axeViolations } from './helpers/axe.js';
 import { findChromium } from './helpers/browser.js';
 import { dragAlong, nextWidgetError, readyChallenge, solutionOf, statusText, widgetOutcome, widgetSession } from './helpers/maze.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
@@ -25,20 +25,6 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
   window.show = () => (document.querySelector('#slot').replaceChildren(), render('#slot', { siteKey: 'door', stableId: 'user-7' }));
 </script></body></html>`;
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-async function violations(page: Page): Promise<string[]> {
-  const url = new URL('/test/axe.min.js', page.url()).href;
-  await page.route(url, (route) => route.fulfill({ path: AXE, contentType: 'text/javascript' }));
-  await page.addScriptTag({ url });
-  return page.evaluate(async () => {
-    type Rule = { id: string; nodes: unknown[] };
-    const axe = (window as unknown as { axe: { run(c: unknown): Promise<{ violations: Rule[]; passes: Rule[] }> } }).axe;
-    const r = await axe.run({ include: [['ariadne-maze']] });
-    if (r.passes.length === 0) return ['no rule ran on the widget'];
-    return r.violations.map((v) => `${v.id} (${v.nodes.length})`);
-  });
-}
 
 /** Presses Tab until the widget's passkey button has the focus (keyboard alone), at most 6 times. */
 async function tabToDoor(page: Page): Promise<void> {
@@ -103,7 +89,7 @@ describe.skipIf(!findChromium())('the passkey door in Chromium', { timeout: 120_
     expect(second.passkey_door).toBe(true);
     expect(await doorShown(page)).toBe(true);
     expect(await page.locator('ariadne-maze .door').textContent()).toBe('Use my passkey instead of the puzzle');
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     const verifyCalls: string[] = [];
     page.on('request', (r) => {
       if (r.url().endsWith('/verify')) verifyCalls.push(r.url());
@@ -115,7 +101,7 @@ describe.skipIf(!findChromium())('the passkey door in Chromium', { timeout: 120_
     expect(verifyCalls).toEqual([]);
     expect(await statusText(page)).toBe('Verified by your passkey, without a puzzle. You can continue.');
     expect(await page.locator('ariadne-maze .stage').isHidden()).toBe(true);
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     expect(await redeem(token, await widgetSession(page))).toMatchObject({ success: true, score: 1, challenge_id: second.id });
     expect(JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).method).toBe('passkey');
 
