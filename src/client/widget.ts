@@ -194,8 +194,9 @@ export class Widget {
     this.ctx = sizeCanvas(this.view.canvas, surface);
     this.redraw();
     this.setState('ready');
-    this.setStatus(notice ?? this.texts.ready);
-    this.view.door.hidden = c.passkey_door !== true || !c.webauthn_request_options || !this.options.stableId;
+    const door = c.passkey_door === true && c.webauthn_request_options !== undefined && !!this.options.stableId;
+    this.view.door.hidden = !door;
+    this.setStatus(notice ?? (door ? this.texts.passkeyDoorOffered : this.texts.ready));
     const ttl = c.expires_at - c.created_at;
     if (Number.isFinite(ttl) && ttl > EXPIRY_MARGIN_MS) {
       this.timer = setTimeout(() => this.lifeEnds(), ttl - EXPIRY_MARGIN_MS);

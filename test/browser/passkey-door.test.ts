@@ -89,6 +89,8 @@ describe.skipIf(!findChromium())('the passkey door in Chromium', { timeout: 120_
     expect(second.passkey_door).toBe(true);
     expect(await doorShown(page)).toBe(true);
     expect(await page.locator('ariadne-maze .door').textContent()).toBe('Use my passkey instead of the puzzle');
+    // Said in the status a screen reader reads, not only shown.
+    expect(await statusText(page)).toBe('Trace a path from S to E (keyboard: press Enter, then the arrow keys), or use your passkey instead with the button below the puzzle.');
     expect(await axeViolations(page)).toEqual([]);
     const verifyCalls: string[] = [];
     page.on('request', (r) => {
