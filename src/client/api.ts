@@ -43,6 +43,8 @@ export interface Challenge {
   };
   probes?: Probe[];
   webauthn_request_options?: WebAuthnRequestOptions;
+  /** The site opened the passkey door and this stable_id has a passkey: POST /passkey passes without a maze. */
+  passkey_door?: boolean;
   /** The site trusts Privacy Pass issuers: GET /privacy-pass may pass without a maze. */
   privacy_pass?: boolean;
   /** A test site key: nothing to solve, /verify answers a fixed outcome. */
@@ -127,6 +129,11 @@ export class Api {
     const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
     if (res.ok && json.success === true && typeof json.token === 'string') return { ok: true, value: { token: json.token } };
     return { ok: false, code: typeof json.error_code === 'string' ? json.error_code : `http_${res.status}` };
+  }
+
+  /** POST /passkey: a returning passkey's assertion over the challenge, a session token without a maze. */
+  passkeyDoor(body: { challenge_id: string; site_key: string; session_id: string; stable_id: string; webauthn: unknown }): Promise<Result<{ token: string }>> {
+    return this.post('/passkey', body, (j) => j.success === true && typeof j.token === 'string');
   }
 
   verify(body: Record<string, unknown>): Promise<Result<{ token: string }>> {

@@ -27,6 +27,14 @@ export interface Texts {
   privacyPassVerified: string;
   /** The browser had no Privacy Pass token: the puzzle is shown. */
   privacyPassFallback: string;
+  /** The passkey door's button: pass with a returning passkey instead of the puzzle. */
+  passkeyDoor: string;
+  /** The ready text when the passkey door is offered beside the puzzle. */
+  passkeyDoorOffered: string;
+  /** Verified by a returning passkey: no puzzle. */
+  passkeyVerified: string;
+  /** The passkey was not given (cancelled, or none on this device): the puzzle stays. */
+  passkeyDoorDeclined: string;
   verified: string;
   /** Shown while a test site key's fixed outcome is fetched (no puzzle is drawn). */
   testKey: string;
@@ -70,6 +78,10 @@ export const defaultTexts: Texts = {
   privacyPass: 'Asking your browser for a Privacy Pass token. If it has one, there is no puzzle…',
   privacyPassVerified: 'Verified by a Privacy Pass token from your device, without a puzzle. You can continue.',
   privacyPassFallback: 'Your browser gave no Privacy Pass token. Trace a path from S to E. Keyboard: press Enter, then use the arrow keys.',
+  passkeyDoor: 'Use my passkey instead of the puzzle',
+  passkeyDoorOffered: 'Trace a path from S to E (keyboard: press Enter, then the arrow keys), or use your passkey instead with the button below the puzzle.',
+  passkeyVerified: 'Verified by your passkey, without a puzzle. You can continue.',
+  passkeyDoorDeclined: 'No passkey was given. Trace a path from S to E, or try the passkey again.',
   verified: 'Verified. You can continue.',
   testKey: 'Test site key: no puzzle, the outcome is fixed.',
   expired: 'The puzzle expired. Here is a new one.',

@@ -17,8 +17,8 @@ canvas:focus-visible, button:focus-visible { outline: 3px solid #1d4ed8; outline
 .status { margin: 4px 0 0; min-height: 1.4em; }
 .status.error { color: #b91c1c; font-weight: 600; }
 .status.ok { color: #15803d; font-weight: 600; }
-.retry { margin-top: 6px; font: inherit; padding: 6px 14px; min-height: 36px; border-radius: 6px; border: 1px solid #1d4ed8; background: #1d4ed8; color: #fff; cursor: pointer; }
-.retry[hidden] { display: none; }
+.retry, .door { margin-top: 6px; font: inherit; padding: 6px 14px; min-height: 36px; border-radius: 6px; border: 1px solid #1d4ed8; background: #1d4ed8; color: #fff; cursor: pointer; }
+.retry[hidden], .door[hidden] { display: none; }
 .probe { position: absolute; inset: 0; background: rgba(255, 255, 255, 0.82); border-radius: 4px; }
 .probe-instruction { position: absolute; left: 0; right: 0; bottom: 0; margin: 0; padding: 2px 4px; text-align: center; font-weight: 600; background: #fff; }
 .probe-cell { position: absolute; box-sizing: border-box; display: flex; flex-direction: column; align-items: center; justify-content: center; padding: 0; margin: 0; border: 2px solid #1f2933; border-radius: 6px; background: #fff; cursor: pointer; overflow: hidden; font: inherit; }
@@ -38,6 +38,8 @@ export interface View {
   barFill: HTMLElement;
   status: HTMLElement;
   retry: HTMLButtonElement;
+  /** The passkey door: pass with a returning passkey instead of the maze (sites that open it). */
+  door: HTMLButtonElement;
   help: HTMLElement;
 }
 
@@ -54,6 +56,7 @@ export function buildView(host: HTMLElement): View {
   <div class="bar" role="progressbar" aria-valuemin="0" aria-valuemax="100" aria-valuenow="0"><div></div></div>
   <p class="status" id="status" role="status" aria-live="polite" aria-atomic="true"></p>
   <button class="retry" type="button" hidden></button>
+  <button class="door" type="button" hidden></button>
   <p class="sr" id="help"></p>
 </div>`;
   const q = <T extends Element>(sel: string) => root.querySelector(sel) as T;
@@ -67,6 +70,7 @@ export function buildView(host: HTMLElement): View {
     barFill: q('.bar > div'),
     status: q('.status'),
     retry: q('.retry'),
+    door: q('.door'),
     help: q('#help'),
   };
 }

@@ -122,6 +122,7 @@ export class Widget {
     this.setStatus(this.texts.loading);
     this.setBar(0);
     this.view.retry.hidden = true;
+    this.view.door.hidden = true;
     this.showPuzzle(true);
     if (!window.isSecureContext || !crypto.subtle) return this.fail('insecure_context');
     try {
@@ -196,7 +197,9 @@ export class Widget {
     this.ctx = sizeCanvas(this.view.canvas, surface);
     this.redraw();
     this.setState('ready');
-    this.setStatus(notice ?? withKeyboardDoorNotice(this.texts.ready, c.keyboard_door));
+    const door = c.passkey_door === true && c.webauthn_request_options !== undefined && !!this.options.stableId;
+    this.view.door.hidden = !door;
+    this.setStatus(notice ?? withKeyboardDoorNotice(door ? this.texts.passkeyDoorOffered : this.texts.ready, c.keyboard_door));
     const ttl = c.expires_at - c.created_at;
     if (Number.isFinite(ttl) && ttl > EXPIRY_MARGIN_MS) {
       this.timer = setTimeout(() => this.lifeEnds(), ttl - EXPIRY_MARGIN_MS);
@@ -257,6 +260,28 @@ export class Widget {
     on(c, 'keydown', (e) => this.onKey(e, 'keydown'));
     on(c, 'keyup', (e) => this.onKey(e, 'keyup'));
     on(this.view.retry, 'click', () => void this.load());
+    on(this.view.door, 'click', () => void this.passWithPasskey());
+  }
+
+  /** The passkey door: the challenge's assertion, sent to POST /passkey instead of a maze. */
+  private async passWithPasskey(): Promise<void> {
+    const r = this.round;
+    const options = r?.challenge.webauthn_request_options;
+    if (!r || !options || !this.options.stableId || !this.accepting()) return;
+    const gen = this.generation;
+    this.setStatus(this.texts.passkey);
+    const webauthn = await assertPasskey(options);
+    if (gen !== this.generation) return;
+    if (!webauthn) return this.setStatus(this.texts.passkeyDoorDeclined);
+    const c = r.challenge;
+    const got = await this.api.passkeyDoor({ challenge_id: c.id, site_key: c.site_key, session_id: this.options.sessionId, stable_id: this.options.stableId, webauthn });
+    if (gen !== this.generation) return;
+    if (!got.ok) return this.fail(got.code);
+    this.solver.cancel();
+    this.view.stage.hidden = true;
+    this.view.bar.hidden = true;
+    this.view.door.hidden = true;
+    this.succeed(got.value.token, this.texts.passkeyVerified);
   }
 
   private accepting(): boolean {
@@ -506,6 +531,7 @@ export class Widget {
     this.setState('error');
     this.setStatus(this.texts.errors[code] ?? this.texts.errors.default ?? code, 'error');
     this.view.retry.hidden = false;
+    this.view.door.hidden = true;
     if (hadFocus) this.view.retry.focus({ preventScroll: true });
     this.emit.error(code);
   }
@@ -554,6 +580,7 @@ export class Widget {
     this.view.canvas.setAttribute('aria-label', this.texts.mazeLabel);
     this.view.help.textContent = this.texts.ready;
     this.view.retry.textContent = this.texts.retry;
+    this.view.door.textContent = this.texts.passkeyDoor;
     this.view.bar.setAttribute('aria-label', fill(this.texts.powProgress, { percent: '' }).replace(/\s*%$/, ''));
   }
 

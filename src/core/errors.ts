@@ -53,6 +53,8 @@ export const ErrorStatus = {
   // passkeys
   registration_failed: 400,
   registration_session_not_found: 400,
+  /** A passkey used without a maze more often than the site's per-credential rate (POST /passkey). */
+  passkey_rate_exceeded: 429,
 
   // Privacy Pass (GET /privacy-pass, see docs/doors.md)
   /** No token was sent: answered with the site's PrivateToken challenges (WWW-Authenticate). */

@@ -38,6 +38,7 @@ import { HCAPTCHA, RECAPTCHA, TURNSTILE } from './compat/dialects.js';
 import { verifyRoute } from './routes/verify.js';
 import { registerOptionsRoute, registerVerifyRoute } from './routes/webauthn.js';
 import { privacyPassRoute } from './routes/privacyPass.js';
+import { passkeyDoorRoute } from './routes/passkeyDoor.js';
 import { compileSchemas, schemaError } from './schemas.js';
 import { type GetRoute, buildOpenApiDocument } from './openapi/buildOpenApiDocument.js';
 import { RouteTable } from './openapi/RouteTable.js';
@@ -174,6 +175,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
     compatSiteverifyRoute(schemas, TURNSTILE, callerOf),
     registerOptionsRoute(schemas),
     registerVerifyRoute(schemas),
+    passkeyDoorRoute(schemas),
   ];
 
   const limitOf = { verify: config.rateLimitPerMinute, challenge: config.rateLimitPerMinute * 10, probe: config.rateLimitPerMinute * 10 };

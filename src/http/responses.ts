@@ -57,6 +57,7 @@ export const ChallengeResponse = closed(
     }),
     probes: opt(Type.Array(Probe)),
     webauthn_request_options: opt(WebAuthnRequestOptions),
+    passkey_door: opt(Type.Literal(true, { description: 'The site opened the passkey door and the stable_id has a passkey: POST /passkey passes without a maze' })),
     privacy_pass: opt(Type.Literal(true, { description: 'The site trusts Privacy Pass issuers: GET /privacy-pass may pass without a maze' })),
     test: TEST,
   },
@@ -64,6 +65,8 @@ export const ChallengeResponse = closed(
 );
 
 export const PrivacyPassResponse = closed({ success: Type.Literal(true), token: Type.String({ description: 'Session token (method privacy_pass): single use, 60 s' }) });
+
+export const PasskeyDoorResponse = closed({ success: Type.Literal(true), token: Type.String({ description: 'Session token (method passkey): single use, 60 s' }) });
 
 export const ProbeArmResponse = closed({ success: Type.Literal(true), probe_ticket: Type.String(), armed_at: int('ms'), deadline_at: int('ms') });
 export const ProbeCompleteResponse = closed({ success: Type.Literal(true), completion_token: Type.String() });

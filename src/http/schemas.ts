@@ -112,6 +112,14 @@ const Verify = (maxEvents: number) =>
     ),
   });
 
+const PasskeyDoor = Type.Object({
+  challenge_id: required(LIMITS.challengeId),
+  site_key: siteKey(),
+  session_id: required(LIMITS.sessionId),
+  stable_id: required(LIMITS.stableId),
+  webauthn: WebAuthnAssertion,
+});
+
 /** The fields of every shape of siteverify beside the token (and session) it redeems. */
 const redeemerFields = () => ({
   secret: opt(Type.String({ maxLength: LIMITS.secret, description: "The site's secret (or send it as the bearer token)" })),
@@ -157,6 +165,7 @@ export type SiteverifyBody = Static<typeof Siteverify>;
 export type CompatSiteverifyBody = Static<typeof CompatSiteverify>;
 export type RegisterOptionsBody = Static<typeof RegisterOptions>;
 export type RegisterVerifyBody = Static<typeof RegisterVerify>;
+export type PasskeyDoorBody = Static<typeof PasskeyDoor>;
 
 export function compileSchemas(maxEvents: number) {
   return {
@@ -168,6 +177,7 @@ export function compileSchemas(maxEvents: number) {
     compatSiteverify: TypeCompiler.Compile(CompatSiteverify),
     registerOptions: TypeCompiler.Compile(RegisterOptions),
     registerVerify: TypeCompiler.Compile(RegisterVerify),
+    passkeyDoor: TypeCompiler.Compile(PasskeyDoor),
   };
 }
 

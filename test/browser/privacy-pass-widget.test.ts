@@ -2,30 +2,12 @@
 // browser that does not answer the PrivateToken challenge gets the maze at once; one that answers
 // (here the test, with a test issuer built on @cloudflare/privacypass-ts, through request
 // interception, as Safari's own token fetch would) passes without a maze. axe-core checks both states.
-import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type TestIssuer, testIssuer } from '../helpers/privacyPassIssuer.js';
+import { axeViolations } from './helpers/axe.js';
 import { findChromium } from './helpers/browser.js';
 import { dragAlong, readyChallenge, siteverify, solutionOf, statusText, widgetOutcome, widgetSession } from './helpers/maze.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** axe-core's violations in the widget, its shadow DOM included (served from the page's origin: its CSP allows 'self' only). */
-async function violations(page: Page): Promise<string[]> {
-  const url = new URL('/test/axe.min.js', page.url()).href;
-  await page.route(url, (route) => route.fulfill({ path: AXE, contentType: 'text/javascript' }));
-  await page.addScriptTag({ url });
-  return page.evaluate(async () => {
-    type Rule = { id: string; nodes: unknown[] };
-    const axe = (window as unknown as { axe: { run(c: unknown): Promise<{ violations: Rule[]; passes: Rule[] }> } }).axe;
-    const r = await axe.run({ include: [['ariadne-maze']] });
-    // A run that checked nothing would find nothing: it must have passed rules on the widget.
-    if (r.passes.length === 0) return ['no rule ran on the widget'];
-    return r.violations.map((v) => `${v.id} (${v.nodes.length})`);
-  });
-}
 
 describe.skipIf(!findChromium())('the Privacy Pass door in Chromium', { timeout: 90_000 }, () => {
   let issuer: TestIssuer;
@@ -43,7 +25,7 @@ describe.skipIf(!findChromium())('the Privacy Pass door in Chromium', { timeout:
     expect(answer.status()).toBe(401);
     expect(answer.headers()['www-authenticate']).toMatch(/^PrivateToken challenge=/);
     expect(await statusText(page)).toBe('Your browser gave no Privacy Pass token. Trace a path from S to E. Keyboard: press Enter, then use the arrow keys.');
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     const outcome = widgetOutcome(page);
     await dragAlong(page, c, await solutionOf(c));
     const token = await outcome;
@@ -73,7 +55,7 @@ describe.skipIf(!findChromium())('the Privacy Pass door in Chromium', { timeout:
     expect(await statusText(page)).toBe('Verified by a Privacy Pass token from your device, without a puzzle. You can continue.');
     expect(await page.locator('ariadne-maze .stage').isHidden()).toBe(true);
     expect(await page.locator('input[name="ariadne-response"]').inputValue()).toBe(token);
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     const redeemed = await siteverify(live.server.url, token, await widgetSession(page));
     expect(redeemed).toMatchObject({ success: true, score: 1 });
     expect(JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).method).toBe('privacy_pass');

@@ -23,6 +23,7 @@ export const POST_ROUTES: Record<string, readonly string[]> = {
   '/turnstile/v0/siteverify': ['response', 'secret', 'sitekey', 'remoteip', 'idempotency_key'],
   '/webauthn/register/options': ['site_key', 'stable_id'],
   '/webauthn/register/verify': ['session_id', 'response'],
+  '/passkey': ['challenge_id', 'site_key', 'session_id', 'stable_id', 'webauthn'],
 };
 const GET_ROUTES = ['/healthz', '/readyz', '/metrics', '/openapi.json'];
 
@@ -109,7 +110,22 @@ const postRequest: fc.Arbitrary<FuzzRequest> = fc
   .tuple(prefix, fc.constantFrom(...Object.keys(POST_ROUTES)), headers)
   .chain(([p, route, h]) => bodyFor(POST_ROUTES[route]!).map((body) => ({ method: 'POST' as const, path: p + route, headers: h, body })));
 
+/** GET /privacy-pass with a fuzzed query and, mostly, a PrivateToken header of random bytes or text. */
+const privacyPassRequest: fc.Arbitrary<FuzzRequest> = fc
+  .tuple(
+    prefix,
+    fc.dictionary(fc.constantFrom('challenge_id', 'site_key', 'session_id', 'x'), fc.oneof(fc.string({ maxLength: 80 }), fc.uuid()), { maxKeys: 4 }),
+    fc.oneof(
+      fc.uint8Array({ maxLength: 400 }).map((b) => `PrivateToken token="${Buffer.from(b).toString('base64url')}"`),
+      headerValue.map((v) => `PrivateToken ${v}`),
+      headerValue,
+    ),
+    headers,
+  )
+  .map(([p, query, authorization, h]) => ({ method: 'GET' as const, path: `${p}/privacy-pass?${new URLSearchParams(query)}`, headers: { ...h, authorization } }));
+
 const otherRequest: fc.Arbitrary<FuzzRequest> = fc.oneof(
+  privacyPassRequest,
   fc.tuple(prefix, fc.constantFrom(...GET_ROUTES), headers).map(([p, route, h]) => ({ method: 'GET' as const, path: p + route, headers: h })),
   fc.tuple(fc.constantFrom('PUT', 'DELETE', 'OPTIONS') as fc.Arbitrary<'PUT' | 'DELETE' | 'OPTIONS'>, prefix, fc.constantFrom(...Object.keys(POST_ROUTES), ...GET_ROUTES, '/nowhere'), headers).map(
     ([method, p, route, h]) => ({ method, path: p + route, headers: h }),

@@ -169,3 +169,27 @@ describe('naming issuers', () => {
     expect(() => sitesSnapshot(file('AAAA'), config.config)).toThrow(/site "pp": policy\.privacy_pass\.issuers: issuer issuer\.example: token key is not a public key/);
   });
 });
+
+describe('the rate limit of the Privacy Pass door', () => {
+  it('counts requests carrying a token in the /verify bucket, at its boundary; asking for one is not counted', async () => {
+    const limited = await startTestServer({ rateLimitPerMinute: 2, privacyPassIssuers: [{ name: trusted.name, tokenKey: trusted.tokenKey }] });
+    try {
+      const at = (id: string, authorization?: string) =>
+        fetch(limited.at(`/privacy-pass?${new URLSearchParams({ challenge_id: id, site_key: 'any-site', session_id: 's' })}`), {
+          headers: authorization ? { authorization } : {},
+        });
+      const ch = (await postJson(limited.at('/challenge'), { site_key: 'any-site' })).body;
+      expect(ch.privacy_pass).toBe(true);
+      for (let i = 0; i < 5; i++) expect((await at(ch.id)).status).toBe(401);
+      const h = new URL(limited.at('/')).host;
+      expect((await at(ch.id, 'PrivateToken token="AAI"')).status).toBe(400);
+      expect((await at(ch.id, await trusted.tokenFor({ challengeId: ch.id, host: h }))).status).toBe(200);
+      const third = await at(ch.id, 'PrivateToken token="AAI"');
+      expect(third.status).toBe(429);
+      expect(await third.json()).toMatchObject({ error_code: 'rate_limited' });
+      expect(third.headers.get('retry-after')).toMatch(/^\d+$/);
+    } finally {
+      await limited.close();
+    }
+  });
+});

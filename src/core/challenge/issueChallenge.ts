@@ -62,6 +62,8 @@ export interface Challenge {
   };
   probes?: ProbeView[];
   webauthn_request_options?: WebAuthnRequestOptions;
+  /** The site opened the passkey door and the stable_id has a passkey: POST /passkey passes without a maze. */
+  passkey_door?: true;
   /** The site trusts Privacy Pass issuers: the widget asks GET /privacy-pass first (docs/doors.md). */
   privacy_pass?: true;
   /** A test key's challenge: nothing to solve, /verify answers the key's fixed outcome. */
@@ -137,7 +139,10 @@ export async function issueChallenge(ctx: CoreContext, input: ChallengeInput, cl
       },
     ];
   }
-  if (webauthn !== undefined) challenge.webauthn_request_options = webauthn.options;
+  if (webauthn?.options !== undefined) {
+    challenge.webauthn_request_options = webauthn.options;
+    if (policy.passkeyDoor !== undefined) challenge.passkey_door = true;
+  }
   if (policy.privacyPassIssuers !== undefined) challenge.privacy_pass = true;
   return { ok: true, challenge };
 }

@@ -10,6 +10,11 @@ export const DEFAULT_POW_HEADROOM = 4;
 /** Hardest proof of work a policy may ask for (leading zero bits). */
 export const MAX_POW_DIFFICULTY = 32;
 
+/** Passes without a maze per passkey and hour when a site opens the passkey door without a rate. */
+export const DEFAULT_PASSKEY_DOOR_PER_HOUR = 6;
+/** Highest per-passkey hourly rate a site may set. */
+export const MAX_PASSKEY_DOOR_PER_HOUR = 120;
+
 /** How a site's challenges are made and judged. Plain data: it crosses threads and reloads. */
 export interface SitePolicy {
   pow: {
@@ -35,6 +40,11 @@ export interface SitePolicy {
    * closed), so the digest of a policy without them is unchanged.
    */
   privacyPassIssuers?: readonly PrivacyPassIssuer[];
+  /**
+   * The passkey door (POST /passkey, docs/doors.md): a returning passkey passes without a maze,
+   * at most `perHour` times per credential and hour. Absent: closed (the default).
+   */
+  passkeyDoor?: { perHour: number };
 }
 
 /** The one policy of a server without a sites file, from its environment. */

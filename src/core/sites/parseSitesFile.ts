@@ -5,7 +5,7 @@ import { type PrivacyPassIssuer, checkIssuer } from '../privacyPass/PrivacyPassI
 import { parseWebAuthnConfig } from '../webauthn/parseWebAuthnConfig.js';
 import { loadSiteTable } from './loadSiteTable.js';
 import type { SiteEntry, SitesSnapshot } from './SiteRegistry.js';
-import { DEFAULT_POW_HEADROOM, MAX_POW_DIFFICULTY, type SitePolicy, defaultPolicy } from './SitePolicy.js';
+import { DEFAULT_PASSKEY_DOOR_PER_HOUR, DEFAULT_POW_HEADROOM, MAX_POW_DIFFICULTY, type SitePolicy, defaultPolicy } from './SitePolicy.js';
 import { type PolicyInFile, type SitesFile, SitesFileSchema, SITE_KEY_PATTERN } from './sitesFileSchema.js';
 import { TEST_SITE_KEYS } from './testKeys.js';
 
@@ -85,6 +85,11 @@ function resolvePolicy(p: PolicyInFile, fallback: SitePolicy, source: string, at
     }
     siteTable = loaded.table;
   }
+  const withoutMaze = p.passkeys?.without_maze;
+  if (withoutMaze !== undefined && webauthn.mode === 'off') {
+    at('policy.passkeys.without_maze', 'needs passkeys on (mode preferred or required)');
+    return undefined;
+  }
   let privacyPassIssuers = fallback.privacyPassIssuers;
   if (p.privacy_pass !== undefined) {
     try {
@@ -122,6 +127,7 @@ function resolvePolicy(p: PolicyInFile, fallback: SitePolicy, source: string, at
     },
     remoteip: p.remoteip ?? fallback.remoteip,
     ...(privacyPassIssuers !== undefined && privacyPassIssuers.length > 0 ? { privacyPassIssuers } : {}),
+    ...(withoutMaze === undefined ? {} : { passkeyDoor: { perHour: withoutMaze.per_hour ?? DEFAULT_PASSKEY_DOOR_PER_HOUR } }),
   };
 }
 

@@ -5,7 +5,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { MAX_MAZE_SIDE, MIN_MAZE_SIDE } from '../../kernel/types.js';
 import { MAX_ISSUERS, MAX_ISSUER_NAME_LENGTH } from '../privacyPass/PrivacyPassIssuer.js';
-import { MAX_POW_DIFFICULTY } from './SitePolicy.js';
+import { DEFAULT_PASSKEY_DOOR_PER_HOUR, MAX_PASSKEY_DOOR_PER_HOUR, MAX_POW_DIFFICULTY } from './SitePolicy.js';
 import { KEYBOARD_DOOR_LIMITS, KEYBOARD_DOOR_MODES } from '../keyboard/KeyboardDoorPolicy.js';
 
 /** Characters and length of a site key in a sites file. */
@@ -55,6 +55,12 @@ export const PolicySchema = closed(
           rp_id: opt(Type.String({ minLength: 1, maxLength: 253, description: 'Relying-party id (default WEBAUTHN_RP_ID)' })),
           origins: opt(Type.Array(Type.String({ minLength: 1, maxLength: 512 }), { minItems: 1, maxItems: 32, description: 'Page origins (default WEBAUTHN_ORIGIN)' })),
           rp_name: opt(Type.String({ minLength: 1, maxLength: 128 })),
+          without_maze: opt(
+            closed(
+              { per_hour: opt(int(1, MAX_PASSKEY_DOOR_PER_HOUR, `Passes without a maze per passkey and hour (default ${DEFAULT_PASSKEY_DOOR_PER_HOUR})`)) },
+              'Open the passkey door: a returning passkey passes without a maze (docs/doors.md); mode must not be off',
+            ),
+          ),
         },
         'Passkeys',
       ),

@@ -21,6 +21,8 @@ export interface GetRoute {
   errors: readonly ErrorCode[];
   /** The route reads its request (GetRequest): its query, Host, Origin and client address. */
   request?: true;
+  /** Its required query parameters and their longest lengths, for the OpenAPI document. */
+  query?: Readonly<Record<string, number>>;
   answer(authorization: string, request?: GetRequest): Promise<Reply>;
 }
 
@@ -145,6 +147,9 @@ function getOperation(route: GetRoute): Json {
     responses: { '200': { description: 'Success', content: body }, ...failureResponses(PlainFailure, route.errors) },
   };
   if (route.errors.includes('unauthorized')) operation.security = [{ operatorToken: [] }, {}];
+  if (route.query !== undefined) {
+    operation.parameters = Object.entries(route.query).map(([name, maxLength]) => ({ name, in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength } }));
+  }
   return operation;
 }
 

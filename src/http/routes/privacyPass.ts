@@ -18,7 +18,8 @@ const MAX_HOST = 261;
  * PrivateToken` challenge per trusted issuer, bound to the challenge; a browser that holds such
  * tokens retries the same request with `Authorization: PrivateToken token=...` and gets a session
  * token; one that does not leaves the 401 to the widget, which shows the maze. A GET because that
- * is what browsers answer challenges on. Counted in the /verify rate-limit bucket.
+ * is what browsers answer challenges on. A request with an Authorization header counts in the
+ * /verify rate-limit bucket; the 401 that asks for a token does not (every page load asks).
  */
 export const privacyPassRoute = (ctx: CoreContext): GetRoute => ({
   path: '/privacy-pass',
@@ -38,6 +39,7 @@ export const privacyPassRoute = (ctx: CoreContext): GetRoute => ({
     'privacy_pass_replayed',
   ],
   request: true,
+  query: PARAMS,
   answer: async (authorization, request) => {
     const query = new URLSearchParams(request!.query);
     const values: Partial<Record<keyof typeof PARAMS, string>> = {};
@@ -48,8 +50,11 @@ export const privacyPassRoute = (ctx: CoreContext): GetRoute => ({
     }
     const host = request!.host.toLowerCase();
     if (host === '' || host.length > MAX_HOST) return plainFailure(failure('invalid_request', 'host: the Host header is required'));
-    const limit = await checkRateLimit(ctx.store, 'verify', bindingFromAddress(request!.address), ctx.config.rateLimitPerMinute, ctx.now());
-    if (!limit.ok) return { ...plainFailure(failure('rate_limited')), headers: [['retry-after', String(limit.retryAfterSeconds)]] };
+    if (authorization !== '') {
+      // Only a request with a token costs a signature check: the 401 that asks for one is free.
+      const limit = await checkRateLimit(ctx.store, 'verify', bindingFromAddress(request!.address), ctx.config.rateLimitPerMinute, ctx.now());
+      if (!limit.ok) return { ...plainFailure(failure('rate_limited')), headers: [['retry-after', String(limit.retryAfterSeconds)]] };
+    }
     const client = { origin: request!.origin, address: request!.address };
     const r = await redeemPrivacyPass(ctx, { challengeId: values.challenge_id!, siteKey: values.site_key!, sessionId: values.session_id!, authorization, host }, client);
     if (r.ok) return { status: 200, body: { success: true, token: r.token } };

@@ -26,6 +26,7 @@ describe('parseSitesFile', () => {
     expect(shop!.hostnames).toEqual(['shop.example.com', '*.shop.example.com']);
     expect(shop!.policy.pow).toEqual({ difficulty: 18, maxDifficulty: 22, freePerMinute: 10 });
     expect(shop!.policy.webauthn).toEqual({ mode: 'preferred', rpId: 'example.com', origins: ['https://shop.example.com'], rpName: 'Ariadne' });
+    expect(shop!.policy.passkeyDoor).toEqual({ perHour: 6 });
     expect(shop!.policy.probeProbability).toBe(0.25);
     // Unset fields come from the server: difficulty 16 gets its own headroom of 4 bits.
     expect(forum!.policy.pow).toEqual({ difficulty: 16, maxDifficulty: 20, freePerMinute: 10 });
@@ -36,6 +37,7 @@ describe('parseSitesFile', () => {
     expect(shop!.policy.keyboard).toEqual({ door: 'auto', floorPerMinute: 4, surgeFactor: 3, calmMinutes: 2, clientPerHour: 12 });
     // Unset keyboard fields come from the server (KEYBOARD_*).
     expect(forum!.policy.keyboard).toEqual({ ...config.keyboardDoor, door: 'people_first' });
+    expect(forum!.policy.passkeyDoor).toBeUndefined();
     expect(staging!.policy).toEqual(r.snapshot.fallback);
   });
 

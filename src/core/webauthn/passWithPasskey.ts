@@ -1,0 +1,84 @@
+import { authenticateChallengeId } from '../challenge/authenticateChallengeId.js';
+import type { CoreContext } from '../challenge/context.js';
+import { deriveWebAuthnChallenge } from '../challenge/deriveChallenge.js';
+import type { ClientInfo } from '../challenge/issueChallenge.js';
+import { type Failure, failure } from '../errors.js';
+import { issueSessionToken } from '../issueSessionToken.js';
+import { admitSite } from '../sites/admitSite.js';
+import { hostnameOf } from '../sites/Site.js';
+import { sitePasskeys } from '../sites/sitePasskeys.js';
+import { checkWebAuthnShape } from '../verify/checkWebAuthnShape.js';
+import type { WebAuthnAssertion } from '../verify/checkWebAuthn.js';
+import { verifyAssertion } from './verifyAssertion.js';
+
+export interface PasskeyDoorInput {
+  challenge_id: string;
+  site_key: string;
+  session_id: string;
+  stable_id: string;
+  webauthn: WebAuthnAssertion;
+}
+
+export type PasskeyDoorResult = { ok: true; token: string } | { ok: false; failure: Failure };
+
+/** The window of the per-passkey rate. */
+const HOUR_MS = 3_600_000;
+
+const fail = (code: Failure['code'], detail?: string): PasskeyDoorResult => ({ ok: false, failure: failure(code, detail) });
+
+/**
+ * The passkey door: a returning passkey of (site_key, stable_id) earns a session token without a
+ * maze, on a site that opened the door (not_found otherwise). For an admitted site and an
+ * authentic, unexpired challenge of it:
+ *  1. the assertion has the shape of navigator.credentials.get()'s result (invalid_request);
+ *  2. it verifies as in /verify: over the challenge's derived WebAuthn challenge, by a passkey of
+ *     this stable_id, with user verification, its counter moving forward (a cloned
+ *     authenticator: webauthn_failed);
+ *  3. the passkey has passed the door at most `perHour` times this hour, over every node
+ *     (passkey_rate_exceeded, 429): a stolen or shared authenticator cannot mint tokens fast;
+ *  4. the challenge is consumed (challenge_not_found: used already).
+ * The session token carries score 1 and method `passkey`.
+ */
+export async function passWithPasskey(ctx: CoreContext, input: PasskeyDoorInput, client: ClientInfo): Promise<PasskeyDoorResult> {
+  const admitted = admitSite(ctx.sites, input.site_key, client.origin);
+  if (!admitted.ok) return admitted;
+  const { site } = admitted;
+  const passkeys = site.test === undefined ? sitePasskeys(ctx.passkeys, site) : undefined;
+  const door = site.policy.passkeyDoor;
+  if (passkeys === undefined || door === undefined) return fail('not_found', 'the passkey door is closed for this site');
+  const malformed = checkWebAuthnShape(passkeys, input.stable_id, input.webauthn);
+  if (malformed !== undefined) return { ok: false, failure: malformed };
+  const auth = authenticateChallengeId(ctx.challengeKeys, input.challenge_id, site, ctx.now(), ctx.config, false);
+  if (!auth.ok) return auth;
+  const { challenge } = auth;
+
+  const verdict = await verifyAssertion(passkeys, {
+    siteKey: site.key,
+    stableId: input.stable_id,
+    expectedChallenge: deriveWebAuthnChallenge(challenge.key, challenge.bytes),
+    response: input.webauthn,
+  });
+  if (!verdict.ok) return fail(verdict.code, verdict.detail);
+
+  // Counted once the assertion verifies: nobody but the passkey's holder can spend its rate.
+  const now = ctx.now();
+  const window = Math.floor(now / HOUR_MS);
+  const uses = await ctx.store.increment(`passkey-door:${verdict.credentialId}:${window}`, (window + 1) * HOUR_MS - now);
+  if (uses > door.perHour) return fail('passkey_rate_exceeded', `this passkey passed ${door.perHour} times this hour`);
+
+  const consumed = await ctx.store.consume(`challenge:${challenge.id}`, { issuedAt: challenge.createdAt, expiresAt: challenge.spentUntil });
+  if (consumed === 'full') return fail('store_unavailable');
+  if (consumed !== 'fresh') return fail('challenge_not_found', 'challenge already used');
+
+  const token = issueSessionToken(ctx.ring, {
+    challengeId: challenge.id,
+    sessionId: input.session_id,
+    siteKey: site.key,
+    score: 1,
+    method: 'passkey',
+    hostname: hostnameOf(client.origin),
+    ip: client.address,
+    now,
+  });
+  return { ok: true, token };
+}
