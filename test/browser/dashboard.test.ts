@@ -93,6 +93,10 @@ describe.skipIf(!findChromium())('the dashboard in Chromium', { timeout: 90_000 
     // The drift panel compared the one accepted trace with the table's calibration people.
     await expect.poll(() => page.locator('#panel-drift .u-legend').innerText(), { timeout: 15_000 }).toContain('W1 (1 accepted traces, table v3)');
 
+    // The keyboard door panel: the site served, people first.
+    await expect.poll(() => page.locator('#panel-keyboard table').innerText(), { timeout: 15_000 }).toMatch(/people_first\s+auto/);
+    await page.locator('#panel-keyboard').screenshot({ path: path.join(repoRoot, 'test-artifacts', 'dashboard-keyboard-door.png') });
+
     // Live: the page asks again by itself.
     const drawn = Number(await page.getAttribute('body', 'data-drawn'));
     await expect.poll(async () => Number(await page.getAttribute('body', 'data-drawn')), { timeout: 15_000 }).toBeGreaterThan(drawn);

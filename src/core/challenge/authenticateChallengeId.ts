@@ -30,7 +30,8 @@ const MAX_FUTURE_MS = 60_000;
 
 /**
  * Checks, in order: the id is well formed and its MAC verifies under one of `keys`
- * (challenge_not_found); it was issued for `site` under its current policy (site_key_mismatch;
+ * (challenge_not_found); it was issued for `site` under its current policy, as such or in a keyboard
+ * surge (then `keyboardSurge`: keyboard/keyboardDoorOf.ts, surgeDigest) (site_key_mismatch;
  * under one of the site's retired policies: challenge_expired, "site policy changed"; skipped
  * when `site` is undefined, for requests bound to the site by a ticket instead); it is not from
  * the future (challenge_not_found) and not expired (challenge_expired): accepted for a

@@ -75,9 +75,7 @@ export class KeyboardBudget {
 
   /** The door of `site` (its label: siteLabel) under `policy` now: its pinned mode, else surge or people first. */
   doorOf(site: string, policy: KeyboardDoorPolicy): KeyboardDoorState {
-    const watch = this.#watch(site, policy);
-    if (policy.door !== 'auto') return policy.door;
-    return watch.state.surge ? 'surge' : 'people_first';
+    return doorOfWatch(this.#watch(site, policy));
   }
 
   /**
@@ -149,7 +147,7 @@ export class KeyboardBudget {
   view(): KeyboardDoorView[] {
     return [...this.#watches].map(([site, w]) => ({
       site,
-      door: w.policy.door !== 'auto' ? w.policy.door : w.state.surge ? 'surge' : 'people_first',
+      door: doorOfWatch(w),
       mode: w.policy.door,
       since: w.state.since,
       rate: w.reading.rate,
@@ -272,6 +270,12 @@ export class KeyboardBudget {
   #hourLife(hour: number): number {
     return (hour + 1) * this.#minuteMs * MINUTES_PER_HOUR - this.#now();
   }
+}
+
+/** A pinned mode, else surge or people first by the surge state. */
+function doorOfWatch(w: Watch): KeyboardDoorState {
+  if (w.policy.door !== 'auto') return w.policy.door;
+  return w.state.surge ? 'surge' : 'people_first';
 }
 
 const keyboardKey = (site: string, minute: number) => `kbd:${site}:${minute}:k`;

@@ -60,7 +60,8 @@ const fail = (code: Failure['code'], detail?: string): VerifyResult => ({ ok: fa
  *  2. the challenge is consumed: from here on, pass or fail, it is spent (a second attempt gets
  *     challenge_not_found; a full store refuses with store_unavailable);
  *  3. proof of work at the difficulty the id carries, plus the extra bits of a keyboard solve
- *     when the events are one (invalid_pow);
+ *     when the events are one, and the surge's bits when the id was issued in a keyboard surge
+ *     (invalid_pow);
  *  4. the trace's span fits in the time the server saw since the challenge was issued
  *     (trace_time_mismatch): after the consume, so a refusal spends the challenge and its proof
  *     of work (no retrying one challenge until the bound passes), and after the proof of work, so
@@ -71,9 +72,11 @@ const fail = (code: Failure['code'], detail?: string): VerifyResult => ({ ok: fa
  *  7. ECDSA signature, deployed-widget text first (invalid_signature);
  *  8. passkeys, by the site's mode (webauthn_required, webauthn_failed);
  *  9. behavioural score, by the site's scoring mode (duplicate_trace, behavioral_rejected; see
- *     checkScore.ts);
+ *     checkScore.ts), a keyboard solve by the strict keyboard model when the door is strict or in
+ *     a surge, or the client is over its keyboard budget (keyboard/strictKeyboardFor.ts); the
+ *     solve is then counted for the keyboard budget (keyboard/countForBudget.ts);
  * then a session token carrying the score (and in shadow mode its reason codes when under the
- * threshold), the inferred input type, the page's hostname and the client's address is minted. A failure after admission adds to the client's adaptive
+ * threshold), the inferred input type, the method (pointer, keyboard or keyboard_strict), the page's hostname and the client's address is minted. A failure after admission adds to the client's adaptive
  * proof-of-work load.
  */
 export async function verifySubmission(ctx: CoreContext, input: VerifyInput, client: ClientInfo): Promise<VerifyResult> {
