@@ -122,7 +122,7 @@ describe.each(SHAPES)('$service shape at $path', (shape) => {
   it('answers the action a token carries (reCAPTCHA v3), with the score', async () => {
     const t = await tokenOf('shop', SHOP, 'checkout/submit');
     const r = await postRaw(at(), { secret: secretOf('shop'), response: t });
-    expect(r.body).toEqual({ success: true, challenge_ts: expect.any(String), hostname: 'shop.example', 'error-codes': [], ...shape.extras, action: 'checkout/submit', score: 1 });
+    expect(r.body).toEqual({ success: true, challenge_ts: expect.any(String), hostname: 'shop.example', 'error-codes': [], ...shape.extras, action: 'checkout/submit', score: 1, method: 'pointer' });
   });
 
   it('reads a form body with empty remoteip and sitekey, under the API prefix too', async () => {
