@@ -25,12 +25,17 @@ export interface Texts {
   privacyPass: string;
   /** Verified by a Privacy Pass token: no puzzle. */
   privacyPassVerified: string;
-  /** The browser had no Privacy Pass token: the puzzle is shown. */
+  /** The browser had no Privacy Pass token: the puzzle is shown (this, then the ready text). */
   privacyPassFallback: string;
   /** The passkey door's button: pass with a returning passkey instead of the puzzle. */
   passkeyDoor: string;
   /** The ready text when the passkey door is offered beside the puzzle. */
   passkeyDoorOffered: string;
+  /**
+   * The ready text when the passkey door is offered and the keyboard door is tightened (a surge,
+   * or strict): the passkey first, then the puzzle, whose keyboard solve the passkey confirms.
+   */
+  passkeyDoorFirst: string;
   /** Verified by a returning passkey: no puzzle. */
   passkeyVerified: string;
   /** The passkey was not given (cancelled, or none on this device): the puzzle stays. */
@@ -77,9 +82,11 @@ export const defaultTexts: Texts = {
   passkey: 'Confirm with your passkey…',
   privacyPass: 'Asking your browser for a Privacy Pass token. If it has one, there is no puzzle…',
   privacyPassVerified: 'Verified by a Privacy Pass token from your device, without a puzzle. You can continue.',
-  privacyPassFallback: 'Your browser gave no Privacy Pass token. Trace a path from S to E. Keyboard: press Enter, then use the arrow keys.',
+  privacyPassFallback: 'Your browser gave no Privacy Pass token.',
   passkeyDoor: 'Use my passkey instead of the puzzle',
   passkeyDoorOffered: 'Trace a path from S to E (keyboard: press Enter, then the arrow keys), or use your passkey instead with the button below the puzzle.',
+  passkeyDoorFirst:
+    'Use your passkey with the button below the puzzle to skip the puzzle. Trace a path from S to E otherwise (keyboard: press Enter, then the arrow keys): keyboard solving is checked more strictly right now, unless you confirm with your passkey when you reach E.',
   passkeyVerified: 'Verified by your passkey, without a puzzle. You can continue.',
   passkeyDoorDeclined: 'No passkey was given. Trace a path from S to E, or try the passkey again.',
   verified: 'Verified. You can continue.',
@@ -117,6 +124,7 @@ export const defaultTexts: Texts = {
     probe_attempts_exceeded: 'Too many attempts. Please try again.',
     webauthn_required: 'A passkey is required. Please try again.',
     webauthn_failed: 'The passkey could not be confirmed. Please try again.',
+    passkey_rate_exceeded: 'Your passkey has been used too often this hour. Please try again later, or without your passkey.',
     rate_limited: 'Too many attempts. Please wait a moment and try again.',
     site_key_mismatch: 'This page is not set up correctly (site key).',
     unknown_site_key: 'This page is not set up correctly (unknown site key).',

@@ -148,6 +148,7 @@ export class Widget {
     if (!got.ok) return this.fail(got.code);
     const c = got.value;
     if (c.test === true) return this.runTestKey(c, gen);
+    let prefix = '';
     if (c.privacy_pass === true) {
       // The Privacy Pass door first; the maze at once when the browser does not answer.
       this.setStatus(this.texts.privacyPass);
@@ -158,7 +159,7 @@ export class Widget {
         this.view.bar.hidden = true;
         return this.succeed(door.value.token, this.texts.privacyPassVerified);
       }
-      notice ??= this.texts.privacyPassFallback;
+      prefix = `${this.texts.privacyPassFallback} `;
     }
     let maze: Maze;
     try {
@@ -199,7 +200,10 @@ export class Widget {
     this.setState('ready');
     const door = c.passkey_door === true && c.webauthn_request_options !== undefined && !!this.options.stableId;
     this.view.door.hidden = !door;
-    this.setStatus(notice ?? withKeyboardDoorNotice(door ? this.texts.passkeyDoorOffered : this.texts.ready, c.keyboard_door));
+    // Where the keyboard door is tightened the passkey is said first: the door that needs no maze.
+    const tightened = c.keyboard_door !== undefined && c.keyboard_door !== 'people_first';
+    const ready = door && tightened ? this.texts.passkeyDoorFirst : withKeyboardDoorNotice(door ? this.texts.passkeyDoorOffered : this.texts.ready, c.keyboard_door);
+    this.setStatus(notice ?? prefix + ready);
     const ttl = c.expires_at - c.created_at;
     if (Number.isFinite(ttl) && ttl > EXPIRY_MARGIN_MS) {
       this.timer = setTimeout(() => this.lifeEnds(), ttl - EXPIRY_MARGIN_MS);

@@ -283,7 +283,11 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
     return (res: HttpResponse, req: HttpRequest) => {
       const origin = req.getHeader('origin');
       const cors = corsHeaders(config.corsOrigins, origin);
-      const about = request ? { query: req.getQuery() ?? '', host: req.getHeader('host'), origin, address: peerAddress(res, req, config.trustProxy) } : undefined;
+      const host = req.getHeader('host');
+      // A browser sends no Origin with a same-origin GET (only with a cross-origin one): the page is
+      // then on the host it asked, as Sec-Fetch-Site says; only the hostname is read from it.
+      const pageOrigin = origin === '' && req.getHeader('sec-fetch-site') === 'same-origin' && host !== '' ? `https://${host}` : origin;
+      const about = request ? { query: req.getQuery() ?? '', host, origin: pageOrigin, address: peerAddress(res, req, config.trustProxy) } : undefined;
       settleWith(track(res, m, path, cors), answer(req.getHeader('authorization'), about), path, plainFailure);
     };
   }

@@ -9,7 +9,7 @@ import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './helpers/axe.js';
 import { findChromium } from './helpers/browser.js';
-import { dragAlong, nextWidgetError, readyChallenge, solutionOf, statusText, widgetOutcome, widgetSession } from './helpers/maze.js';
+import { dragAlong, nextWidgetError, readyChallenge, solutionOf, statusText, tabTo, widgetOutcome, widgetSession } from './helpers/maze.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
 
 const SECRET = 'passkey-door-secret-0123456789abcdef';
@@ -24,17 +24,6 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
   // One widget at a time: each call replaces the last.
   window.show = () => (document.querySelector('#slot').replaceChildren(), render('#slot', { siteKey: 'door', stableId: 'user-7' }));
 </script></body></html>`;
-
-
-/** Presses Tab until the widget's passkey button has the focus (keyboard alone), at most 6 times. */
-async function tabToDoor(page: Page): Promise<void> {
-  for (let i = 0; i < 6; i++) {
-    await page.keyboard.press('Tab');
-    const onDoor = await page.evaluate(() => document.querySelector('ariadne-maze')?.shadowRoot?.activeElement?.classList.contains('door') === true);
-    if (onDoor) return;
-  }
-  throw new Error('Tab never reached the passkey button');
-}
 
 describe.skipIf(!findChromium())('the passkey door in Chromium', { timeout: 120_000 }, () => {
   const live = withAriadneAndChromium({
@@ -97,7 +86,7 @@ describe.skipIf(!findChromium())('the passkey door in Chromium', { timeout: 120_
       if (r.url().endsWith('/verify')) verifyCalls.push(r.url());
     });
     let outcome = widgetOutcome(page);
-    await tabToDoor(page);
+    await tabTo(page, '.door');
     await page.keyboard.press('Enter');
     const token = await outcome;
     expect(verifyCalls).toEqual([]);
@@ -113,7 +102,7 @@ describe.skipIf(!findChromium())('the passkey door in Chromium', { timeout: 120_
     await cdp.send('WebAuthn.addCredential', { authenticatorId, credential: { ...credential!, signCount: credential!.signCount - 1 } });
     await show(page);
     let refused = nextWidgetError(page);
-    await tabToDoor(page);
+    await tabTo(page, '.door');
     await page.keyboard.press('Enter');
     expect(await refused).toBe('webauthn_failed');
     // The genuine authenticator again (its counter ahead): the second pass of the hour.
@@ -121,14 +110,14 @@ describe.skipIf(!findChromium())('the passkey door in Chromium', { timeout: 120_
     await cdp.send('WebAuthn.addCredential', { authenticatorId, credential: { ...credential!, signCount: credential!.signCount + 10 } });
     await show(page);
     outcome = widgetOutcome(page);
-    await tabToDoor(page);
+    await tabTo(page, '.door');
     await page.keyboard.press('Enter');
     expect(await redeem(await outcome, await widgetSession(page))).toMatchObject({ success: true });
 
     // The third within the hour is over the site's rate of 2: refused.
     const fourth = await show(page);
     refused = nextWidgetError(page);
-    await tabToDoor(page);
+    await tabTo(page, '.door');
     await page.keyboard.press('Enter');
     expect(await refused).toBe('passkey_rate_exceeded');
     expect(fourth.passkey_door).toBe(true);

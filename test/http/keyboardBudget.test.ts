@@ -4,14 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config.js';
 import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
-import { TraceFingerprints } from '../../src/core/scoring/TraceFingerprints.js';
-import { scoreSubmission } from '../../src/core/scoring/scoreSubmission.js';
-import { STRICT_KEYBOARD_MODEL } from '../../src/core/verify/checkScore.js';
 import type { RawEvent } from '../../src/kernel/types.js';
-import { MemoryStore } from '../../src/store/MemoryStore.js';
 import { buildSubmission, postJson, postVerify } from '../helpers/client.js';
-import { mazeOf } from '../helpers/humanTraces.js';
-import { modelledPersonAtKeys, scriptAtKeys } from '../helpers/keyboardSolves.js';
+import { personFor, scriptFor } from '../helpers/keyboardSolvesFor.js';
 import { type TestServer, startTestServer, testKernel } from '../helpers/server.js';
 import { secretOf } from '../helpers/sites.js';
 import { until } from '../helpers/until.js';
@@ -41,43 +36,6 @@ async function challenge(siteKey: string): Promise<Challenge> {
   const r = await postJson(server.at('/challenge'), { site_key: siteKey }, ORIGIN);
   expect(r.status).toBe(200);
   return r.body as Challenge;
-}
-
-/** The strict model's score and the people-first (table) model's of `events` on `ch`. */
-async function scores(ch: Challenge, events: RawEvent[]): Promise<{ strict: number; peopleFirst: number }> {
-  const kernel = await testKernel();
-  const r = await scoreSubmission(
-    { kernel, keyboardModel: STRICT_KEYBOARD_MODEL, fingerprints: new TraceFingerprints(new MemoryStore({ maxMarkers: 10, maxCounters: 10 })) },
-    { maze: mazeOf(ch), cellSize: ch.cell_size, events: kernel.packEvents(events), rawEvents: events },
-  );
-  return { strict: r.score, peopleFirst: r.tableScore };
-}
-
-// Seeds go on from solve to solve: the same person or script laid on another maze is a near-copy (duplicate_trace).
-let nextSeed = 1;
-
-/** A modelled sighted keyboard person whom both models accept on `ch`. */
-async function personFor(ch: Challenge): Promise<RawEvent[]> {
-  const maze = (await testKernel()).generateMaze(mazeOf(ch));
-  for (let tries = 0; tries < 200; tries++) {
-    const seed = nextSeed++;
-    const events = modelledPersonAtKeys(maze, seed);
-    const s = await scores(ch, events);
-    if (s.strict >= 0.5 && s.peopleFirst >= 0.5) return events;
-  }
-  throw new Error('no modelled person both models accept');
-}
-
-/** A script releasing its keys at random, gaps uniform, that the people-first model accepts and the strict one refuses. */
-async function scriptFor(ch: Challenge): Promise<RawEvent[]> {
-  const maze = (await testKernel()).generateMaze(mazeOf(ch));
-  for (let tries = 0; tries < 400; tries++) {
-    const seed = nextSeed++;
-    const events = scriptAtKeys(maze, 'uniform', 'random', seed);
-    const s = await scores(ch, events);
-    if (s.strict < 0.5 && s.peopleFirst >= 0.5) return events;
-  }
-  throw new Error('no script that only the people-first model accepts');
 }
 
 /** Long enough for every serving thread to read the store's counts twice (twelve reads a budget minute). */

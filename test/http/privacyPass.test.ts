@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redemptionContext } from '../../src/core/privacyPass/tokenChallenges.js';
 import { loadConfig } from '../../src/config.js';
 import { postJson } from '../helpers/client.js';
+import { firstResponse } from '../helpers/rawHttp.js';
 import { type TestIssuer, testIssuer } from '../helpers/privacyPassIssuer.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { secretOf, sitesSnapshot } from '../helpers/sites.js';
@@ -59,6 +60,16 @@ describe('the Privacy Pass door', () => {
     expect((await challenge('plain')).privacy_pass).toBeUndefined();
     const closed = await door((await challenge('plain')).id, undefined, 'plain');
     expect(closed).toMatchObject({ status: 404, body: { success: false, error_code: 'not_found' } });
+  });
+
+  it('admits a same-origin GET by its Host (a browser sends no Origin with it, and Sec-Fetch-Site: same-origin)', async () => {
+    const ch = await challenge();
+    const q = new URLSearchParams({ challenge_id: ch.id, site_key: 'pp', session_id: 'sess-1' });
+    const get = async (headers: string) => firstResponse(server.port, [`GET /privacy-pass?${q} HTTP/1.1\r\nhost: shop.example\r\n${headers}\r\n`]);
+    expect(await get('sec-fetch-site: same-origin\r\n')).toMatch(/^HTTP\/1\.1 401 [\s\S]*"privacy_pass_required"/);
+    // Without it, or from another site, the Origin header is required as ever.
+    expect(await get('')).toMatch(/^HTTP\/1\.1 403 [\s\S]*"hostname_not_allowed"/);
+    expect(await get('sec-fetch-site: cross-site\r\n')).toMatch(/^HTTP\/1\.1 403 [\s\S]*"hostname_not_allowed"/);
   });
 
   it('answers 401 with one PrivateToken challenge per issuer, bound to the challenge id and the host', async () => {

@@ -21,6 +21,9 @@ export interface WebAuthnCheckInput {
   assertion: WebAuthnAssertion | undefined;
 }
 
+/** The passkey step's verdict: `credentialId` is the passkey whose assertion verified, if one came. */
+export type WebAuthnCheck = { ok: true; credentialId?: string } | { ok: false; failure: Failure };
+
 /**
  * The passkey step of /verify:
  * - off: the field is ignored;
@@ -30,11 +33,11 @@ export interface WebAuthnCheckInput {
  * An assertion must be over the challenge's own derived WebAuthn challenge, by a passkey of
  * (site_key, stable_id) (webauthn_failed).
  */
-export async function checkWebAuthn(input: WebAuthnCheckInput): Promise<Failure | undefined> {
+export async function checkWebAuthn(input: WebAuthnCheckInput): Promise<WebAuthnCheck> {
   const { passkeys } = input;
-  if (passkeys === undefined || passkeys.config.mode === 'off') return undefined;
+  if (passkeys === undefined || passkeys.config.mode === 'off') return { ok: true };
   if (input.assertion === undefined) {
-    return passkeys.config.mode === 'required' ? failure('webauthn_required') : undefined;
+    return passkeys.config.mode === 'required' ? { ok: false, failure: failure('webauthn_required') } : { ok: true };
   }
   // checkWebAuthnShape ran before the consume: an assertion comes with a stable_id.
   const verdict = await verifyAssertion(passkeys, {
@@ -43,5 +46,5 @@ export async function checkWebAuthn(input: WebAuthnCheckInput): Promise<Failure 
     expectedChallenge: deriveWebAuthnChallenge(input.challenge.key, input.challenge.bytes),
     response: input.assertion,
   });
-  return verdict.ok ? undefined : failure(verdict.code, verdict.detail);
+  return verdict.ok ? { ok: true, credentialId: verdict.credentialId } : { ok: false, failure: failure(verdict.code, verdict.detail) };
 }

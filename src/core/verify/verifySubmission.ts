@@ -27,6 +27,7 @@ import type { VerifySeen } from '../traffic/TrafficCounters.js';
 import { siteLabel } from '../traffic/siteLabel.js';
 import { countForBudget } from '../keyboard/countForBudget.js';
 import { strictKeyboardFor } from '../keyboard/strictKeyboardFor.js';
+import { spendPasskeyRate } from '../webauthn/spendPasskeyRate.js';
 
 /** /verify fields the server reads; `maze_seed`, `cell_size`, `rate_limit_binding` are never trusted. */
 export interface VerifyInput {
@@ -71,10 +72,12 @@ const fail = (code: Failure['code'], detail?: string): VerifyResult => ({ ok: fa
  *  6. probe completion tokens, when the challenge has probes (probe_failed);
  *  7. ECDSA signature, deployed-widget text first (invalid_signature);
  *  8. passkeys, by the site's mode (webauthn_required, webauthn_failed);
- *  9. behavioural score, by the site's scoring mode (duplicate_trace, behavioral_rejected; see
- *     checkScore.ts), a keyboard solve by the strict keyboard model when the door is strict or in
- *     a surge, or the client is over its keyboard budget (keyboard/strictKeyboardFor.ts); the
- *     solve is then counted for the keyboard budget (keyboard/countForBudget.ts);
+ *  9. a keyboard solve meets a tightened door (strictKeyboardFor.ts) unless the site opened the
+ *     passkey door and step 8 verified a passkey, which then spends one of that passkey's uses
+ *     of the hour (passkey_rate_exceeded) and is scored people first, its token saying `passkey`;
+ * 10. behavioural score, by the site's scoring mode (duplicate_trace, behavioral_rejected; see
+ *     checkScore.ts), a keyboard solve by the strict keyboard model when step 9 found the door
+ *     tightened; the solve is then counted for the keyboard budget (keyboard/countForBudget.ts);
  * then a session token carrying the score (and in shadow mode its reason codes when under the
  * threshold), the inferred input type, the method (pointer, keyboard or keyboard_strict), the page's hostname and the client's address is minted. A failure after admission adds to the client's adaptive
  * proof-of-work load.
@@ -169,11 +172,21 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
     stableId: input.stable_id,
     assertion: input.webauthn,
   });
-  if (webauthn !== undefined) return { ok: false, failure: webauthn };
+  if (!webauthn.ok) return webauthn;
   ctx.verifyStages?.('passkey');
 
   const binding = bindingFromAddress(client.address);
-  const strictKeyboard = inputType === 'keyboard' && (await strictKeyboardFor(ctx, site, challenge.keyboardSurge, binding));
+  const tightened = inputType === 'keyboard' && (await strictKeyboardFor(ctx, site, challenge.keyboardSurge, binding));
+  // A returning passkey is what the passkey door lets through without a maze: with a maze solved
+  // by keyboard it lets the solve past the tightening too, under the same rate (docs/doors.md).
+  const door = policy.passkeyDoor;
+  const { credentialId } = webauthn;
+  const byPasskey = tightened && door !== undefined && credentialId !== undefined;
+  if (byPasskey) {
+    const overRate = await spendPasskeyRate(ctx, credentialId, door.perHour);
+    if (overRate !== undefined) return { ok: false, failure: overRate };
+  }
+  const strictKeyboard = tightened && !byPasskey;
   const scored = await checkScore(ctx, { siteKey: input.site_key, scoring: policy.scoring, maze, cellSize, events: input.events, packed, probeReactionsMs, strictKeyboard });
   seen.scored = scored.scored;
   await countForBudget(ctx, site, { keyboard: inputType === 'keyboard', binding }, scored);
@@ -187,7 +200,7 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
     score,
     reasons,
     inputType,
-    method: inputType !== 'keyboard' ? 'pointer' : scored.keyboard?.strict === true ? 'keyboard_strict' : 'keyboard',
+    method: inputType !== 'keyboard' ? 'pointer' : byPasskey ? 'passkey' : scored.keyboard?.strict === true ? 'keyboard_strict' : 'keyboard',
     hostname: hostnameOf(client.origin),
     ip: client.address,
     now: ctx.now(),

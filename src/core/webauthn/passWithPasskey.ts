@@ -9,6 +9,7 @@ import { hostnameOf } from '../sites/Site.js';
 import { sitePasskeys } from '../sites/sitePasskeys.js';
 import { checkWebAuthnShape } from '../verify/checkWebAuthnShape.js';
 import type { WebAuthnAssertion } from '../verify/checkWebAuthn.js';
+import { spendPasskeyRate } from './spendPasskeyRate.js';
 import { verifyAssertion } from './verifyAssertion.js';
 
 export interface PasskeyDoorInput {
@@ -21,9 +22,6 @@ export interface PasskeyDoorInput {
 
 export type PasskeyDoorResult = { ok: true; token: string } | { ok: false; failure: Failure };
 
-/** The window of the per-passkey rate. */
-const HOUR_MS = 3_600_000;
-
 const fail = (code: Failure['code'], detail?: string): PasskeyDoorResult => ({ ok: false, failure: failure(code, detail) });
 
 /**
@@ -34,8 +32,8 @@ const fail = (code: Failure['code'], detail?: string): PasskeyDoorResult => ({ o
  *  2. it verifies as in /verify: over the challenge's derived WebAuthn challenge, by a passkey of
  *     this stable_id, with user verification, its counter moving forward (a cloned
  *     authenticator: webauthn_failed);
- *  3. the passkey has passed the door at most `perHour` times this hour, over every node
- *     (passkey_rate_exceeded, 429): a stolen or shared authenticator cannot mint tokens fast;
+ *  3. the passkey has passed at most `perHour` times this hour, over every node, here or past a
+ *     tightened keyboard door (spendPasskeyRate.ts; passkey_rate_exceeded, 429);
  *  4. the challenge is consumed (challenge_not_found: used already).
  * The session token carries score 1 and method `passkey`.
  */
@@ -60,11 +58,8 @@ export async function passWithPasskey(ctx: CoreContext, input: PasskeyDoorInput,
   });
   if (!verdict.ok) return fail(verdict.code, verdict.detail);
 
-  // Counted once the assertion verifies: nobody but the passkey's holder can spend its rate.
-  const now = ctx.now();
-  const window = Math.floor(now / HOUR_MS);
-  const uses = await ctx.store.increment(`passkey-door:${verdict.credentialId}:${window}`, (window + 1) * HOUR_MS - now);
-  if (uses > door.perHour) return fail('passkey_rate_exceeded', `this passkey passed ${door.perHour} times this hour`);
+  const overRate = await spendPasskeyRate(ctx, verdict.credentialId, door.perHour);
+  if (overRate !== undefined) return { ok: false, failure: overRate };
 
   const consumed = await ctx.store.consume(`challenge:${challenge.id}`, { issuedAt: challenge.createdAt, expiresAt: challenge.spentUntil });
   if (consumed === 'full') return fail('store_unavailable');
@@ -78,7 +73,7 @@ export async function passWithPasskey(ctx: CoreContext, input: PasskeyDoorInput,
     method: 'passkey',
     hostname: hostnameOf(client.origin),
     ip: client.address,
-    now,
+    now: ctx.now(),
   });
   return { ok: true, token };
 }

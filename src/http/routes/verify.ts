@@ -25,6 +25,7 @@ export const verifyRoute = (schemas: Schemas): PostRoute => ({
     'invalid_signature',
     'webauthn_required',
     'webauthn_failed',
+    'passkey_rate_exceeded',
     'behavioral_rejected',
     'duplicate_trace',
   ],

@@ -139,6 +139,16 @@ export async function outcomeOfLoad(page: Page, url: string, timeout = 20_000): 
   return outcome.token!;
 }
 
+/** Presses Tab until the widget's element matching `selector` (in its shadow root) has the focus, at most 6 times: keyboard alone. */
+export async function tabTo(page: Page, selector: string): Promise<void> {
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press('Tab');
+    const there = await page.evaluate((sel) => document.querySelector('ariadne-maze')?.shadowRoot?.activeElement?.matches(sel) === true, selector);
+    if (there) return;
+  }
+  throw new Error(`Tab never reached the widget's ${selector}`);
+}
+
 /** Resolves with the code of the next error the widget reports. */
 export function nextWidgetError(page: Page): Promise<string> {
   return page.evaluate(
