@@ -19,7 +19,7 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { loadConfig, type Config } from '../src/config.js';
-import type { CoreContext } from '../src/core/challenge/context.js';
+import type { CoreContext } from '../src/core/context.js';
 import { type Challenge, issueChallenge } from '../src/core/challenge/issueChallenge.js';
 import type { VerifyStage } from '../src/core/verify/VerifyStageObserver.js';
 import { challengeJson } from '../src/http/challengeJson.js';

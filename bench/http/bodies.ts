@@ -1,7 +1,7 @@
 /** The request bodies of the HTTP bench: valid and forged /siteverify tokens, valid /verify submissions. */
 import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
 import { mintChallengeId } from '../../src/core/challenge/mintChallengeId.js';
-import { issueSessionToken } from '../../src/core/issueSessionToken.js';
+import { issueSessionToken } from '../../src/core/redeem/issueSessionToken.js';
 import { keyRing } from '../../src/core/token/keys.js';
 import { loadKernel, type RawEvent } from '../../src/kernel/index.js';
 

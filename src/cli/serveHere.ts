@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { SiteRegistry } from '../core/sites/SiteRegistry.js';
-import { verifyToken } from '../core/verifyToken.js';
+import { verifyToken } from '../core/redeem/verifyToken.js';
 import { DEMO_SITE_KEY } from '../http/assets/demoSignup.js';
 import { mountAssets } from '../http/assets/mountAssets.js';
 import type { ServerOptions } from '../http/createServer.js';

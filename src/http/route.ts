@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
-import type { CoreContext } from '../core/challenge/context.js';
+import type { CoreContext } from '../core/context.js';
 import { type ErrorCode, ErrorStatus, type Failure } from '../core/errors.js';
 import type { Reply } from './reply.js';
 

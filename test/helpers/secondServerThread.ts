@@ -5,7 +5,7 @@
  */
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { Config } from '../../src/config.js';
-import type { Passkeys } from '../../src/core/challenge/context.js';
+import type { Passkeys } from '../../src/core/context.js';
 import type { SitesSnapshot } from '../../src/core/sites/SiteRegistry.js';
 import { CREDENTIAL_METHODS, LIST_METHODS } from '../../src/cli/startServerThreads.js';
 import { servedOverPort } from '../../src/store/shared/answerOverPort.js';

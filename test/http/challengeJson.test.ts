@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config.js';
 import { challengeKeys } from '../../src/core/challenge/challengeKeys.js';
-import type { CoreContext } from '../../src/core/challenge/context.js';
+import type { CoreContext } from '../../src/core/context.js';
 import { type Challenge, issueChallenge } from '../../src/core/challenge/issueChallenge.js';
 import { SiteRegistry } from '../../src/core/sites/SiteRegistry.js';
 import { defaultPolicy } from '../../src/core/sites/SitePolicy.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyToken } from '../../src/core/verifyToken.js';
+import { verifyToken } from '../../src/core/redeem/verifyToken.js';
 import type { RawEvent } from '../../src/kernel/types.js';
 import { buildSubmission, newSigner, postJson, postVerify, solution, traceEvents, traceSpanMs } from '../helpers/client.js';
 import { type TestServer, startTestServer, withServer } from '../helpers/server.js';

@@ -9,7 +9,7 @@ import type { Site } from '../sites/Site.js';
 import { sitePasskeys } from '../sites/sitePasskeys.js';
 import { TEST_CHALLENGE_ID } from '../sites/testKeys.js';
 import { challengeMaze } from './challengeMaze.js';
-import type { CoreContext } from './context.js';
+import type { CoreContext } from '../context.js';
 import { derivedFromMac, deriveWebAuthnChallenge } from './deriveChallenge.js';
 import { mintChallengeId } from './mintChallengeId.js';
 import type { KeyboardDoorState } from '../keyboard/KeyboardDoorPolicy.js';

@@ -1,5 +1,5 @@
 import { type AssertionOptions, createAssertionOptions } from '../webauthn/createAssertionOptions.js';
-import type { Passkeys } from './context.js';
+import type { Passkeys } from '../context.js';
 
 /** `webauthn_request_options` of a challenge (interface.md). */
 export type WebAuthnRequestOptions = AssertionOptions;

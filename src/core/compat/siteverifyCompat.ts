@@ -2,10 +2,10 @@ import type { Store } from '../../store/Store.js';
 import type { ReasonCode } from '../scoring/reasons/reasonCodes.js';
 import type { KeyRing } from '../token/keys.js';
 import type { SolveMethod } from '../token/solveMethod.js';
-import { UNBOUND_SESSION } from '../redeemSessionToken.js';
-import { redeemForCaller } from '../redeemForCaller.js';
-import type { SiteverifyErrorCode } from '../siteverify.js';
-import type { SiteverifyCaller } from '../siteverifyCaller.js';
+import { UNBOUND_SESSION } from '../redeem/redeemSessionToken.js';
+import { redeemForCaller } from '../redeem/redeemForCaller.js';
+import type { SiteverifyErrorCode } from '../redeem/siteverify.js';
+import type { SiteverifyCaller } from '../redeem/siteverifyCaller.js';
 
 /** Why a redemption in another service's shape failed, before that service names it in its own words. */
 export type CompatFault = 'missing_secret' | 'invalid_secret' | 'missing_response' | SiteverifyErrorCode;

@@ -1,4 +1,4 @@
-import type { CoreContext } from '../challenge/context.js';
+import type { CoreContext } from '../context.js';
 import type { Site } from '../sites/Site.js';
 import { siteLabel } from '../traffic/siteLabel.js';
 import type { ScoreCheck } from '../verify/checkScore.js';

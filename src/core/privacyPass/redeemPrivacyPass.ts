@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AuthorizationHeader, TOKEN_TYPES, type Token, publicVerif, util } from '@cloudflare/privacypass-ts';
 import { authenticateChallengeId } from '../challenge/authenticateChallengeId.js';
-import type { CoreContext } from '../challenge/context.js';
+import type { CoreContext } from '../context.js';
 import type { ClientInfo } from '../challenge/issueChallenge.js';
 import { type Failure, failure } from '../errors.js';
-import { issueSessionToken } from '../issueSessionToken.js';
+import { issueSessionToken } from '../redeem/issueSessionToken.js';
 import { admitSite } from '../sites/admitSite.js';
 import { hostnameOf } from '../sites/Site.js';
 import type { PrivacyPassIssuer } from './PrivacyPassIssuer.js';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RawEvent } from '../../kernel/types.js';
 import type { Lifetime, Store } from '../../store/Store.js';
 import { authenticateChallengeId } from '../challenge/authenticateChallengeId.js';
-import type { CoreContext } from '../challenge/context.js';
+import type { CoreContext } from '../context.js';
 import { deriveChallenge } from '../challenge/deriveChallenge.js';
 import { type Failure, failure } from '../errors.js';
 import { signToken } from '../token/signToken.js';

@@ -1,5 +1,5 @@
 import { authenticateChallengeId } from '../challenge/authenticateChallengeId.js';
-import type { CoreContext } from '../challenge/context.js';
+import type { CoreContext } from '../context.js';
 import { deriveChallenge } from '../challenge/deriveChallenge.js';
 import { type Failure, failure } from '../errors.js';
 import { readToken } from '../token/readToken.js';

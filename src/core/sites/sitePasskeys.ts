@@ -1,4 +1,4 @@
-import type { Passkeys } from '../challenge/context.js';
+import type { Passkeys } from '../context.js';
 import type { Site } from './Site.js';
 
 /** The passkey settings of `site` with the credential store, or undefined when they are off for it. */

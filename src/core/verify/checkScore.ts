@@ -1,5 +1,5 @@
 import type { MazeParams, PackedEvents, RawEvent } from '../../kernel/types.js';
-import type { CoreContext } from '../challenge/context.js';
+import type { CoreContext } from '../context.js';
 import { type Failure, failure } from '../errors.js';
 import type { ScoringConfig } from '../scoring/parseScoringConfig.js';
 import { scoringTables } from '../scoring/ScoringTable.js';

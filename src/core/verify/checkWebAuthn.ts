@@ -1,5 +1,5 @@
 import type { AuthenticChallenge } from '../challenge/authenticateChallengeId.js';
-import type { Passkeys } from '../challenge/context.js';
+import type { Passkeys } from '../context.js';
 import { deriveWebAuthnChallenge } from '../challenge/deriveChallenge.js';
 import { type Failure, failure } from '../errors.js';
 import { verifyAssertion } from '../webauthn/verifyAssertion.js';

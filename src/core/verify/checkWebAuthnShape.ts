@@ -1,4 +1,4 @@
-import type { Passkeys } from '../challenge/context.js';
+import type { Passkeys } from '../context.js';
 import { type Failure, failure } from '../errors.js';
 import { readAssertionResponse } from '../webauthn/readCredentialResponse.js';
 

@@ -1,10 +1,10 @@
 import type { RawEvent } from '../../kernel/types.js';
 import { authenticateChallengeId } from '../challenge/authenticateChallengeId.js';
-import type { CoreContext } from '../challenge/context.js';
+import type { CoreContext } from '../context.js';
 import type { ClientInfo } from '../challenge/issueChallenge.js';
 import { derivedFromMac } from '../challenge/deriveChallenge.js';
 import { type Failure, failure } from '../errors.js';
-import { issueSessionToken } from '../issueSessionToken.js';
+import { issueSessionToken } from '../redeem/issueSessionToken.js';
 import { checkCompletionTokens } from '../probe/checkCompletionTokens.js';
 import { PROBE_ID } from '../probe/probeLayout.js';
 import { inferInputType } from '../scoring/inferInputType.js';

@@ -1,9 +1,9 @@
 import { authenticateChallengeId } from '../challenge/authenticateChallengeId.js';
-import type { CoreContext } from '../challenge/context.js';
+import type { CoreContext } from '../context.js';
 import { deriveWebAuthnChallenge } from '../challenge/deriveChallenge.js';
 import type { ClientInfo } from '../challenge/issueChallenge.js';
 import { type Failure, failure } from '../errors.js';
-import { issueSessionToken } from '../issueSessionToken.js';
+import { issueSessionToken } from '../redeem/issueSessionToken.js';
 import { admitSite } from '../sites/admitSite.js';
 import { hostnameOf } from '../sites/Site.js';
 import { sitePasskeys } from '../sites/sitePasskeys.js';

@@ -1,4 +1,4 @@
-import type { CoreContext } from '../challenge/context.js';
+import type { CoreContext } from '../context.js';
 import { type Failure, failure } from '../errors.js';
 
 /** The window of the per-passkey rate. */

@@ -1,6 +1,6 @@
 import { type CompatFault, siteverifyCompat } from '../../core/compat/siteverifyCompat.js';
 import type { ErrorCode, Failure } from '../../core/errors.js';
-import type { SiteverifyCaller } from '../../core/siteverifyCaller.js';
+import type { SiteverifyCaller } from '../../core/redeem/siteverifyCaller.js';
 import { bearerToken } from '../bearer.js';
 import type { Dialect } from '../compat/dialects.js';
 import type { Reply } from '../reply.js';

@@ -1,4 +1,4 @@
-import type { CoreContext } from '../../core/challenge/context.js';
+import type { CoreContext } from '../../core/context.js';
 import { failure } from '../../core/errors.js';
 import { redeemPrivacyPass } from '../../core/privacyPass/redeemPrivacyPass.js';
 import { bindingFromAddress, checkRateLimit } from '../../core/rateLimit.js';

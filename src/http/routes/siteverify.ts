@@ -1,6 +1,6 @@
 import type { Failure } from '../../core/errors.js';
-import { siteverify } from '../../core/siteverify.js';
-import type { SiteverifyCaller } from '../../core/siteverifyCaller.js';
+import { siteverify } from '../../core/redeem/siteverify.js';
+import type { SiteverifyCaller } from '../../core/redeem/siteverifyCaller.js';
 import { siteLabel } from '../../core/traffic/siteLabel.js';
 import { BEARER_CHALLENGE, bearerToken } from '../bearer.js';
 import { SiteverifyFailure, SiteverifySuccess } from '../responses.js';

@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
-import type { CoreContext, Passkeys } from '../../core/challenge/context.js';
+import type { CoreContext, Passkeys } from '../../core/context.js';
 import { type ErrorCode, failure } from '../../core/errors.js';
 import { sitePasskeys } from '../../core/sites/sitePasskeys.js';
 import { createRegistrationOptions } from '../../core/webauthn/createRegistrationOptions.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { siteverifyCompat } from '../../../src/core/compat/siteverifyCompat.js';
-import { issueSessionToken } from '../../../src/core/issueSessionToken.js';
-import { UNBOUND_SESSION, redeemSessionToken } from '../../../src/core/redeemSessionToken.js';
-import type { SiteverifyCaller } from '../../../src/core/siteverifyCaller.js';
+import { issueSessionToken } from '../../../src/core/redeem/issueSessionToken.js';
+import { UNBOUND_SESSION, redeemSessionToken } from '../../../src/core/redeem/redeemSessionToken.js';
+import type { SiteverifyCaller } from '../../../src/core/redeem/siteverifyCaller.js';
 import { defaultPolicy } from '../../../src/core/sites/SitePolicy.js';
 import type { Site } from '../../../src/core/sites/Site.js';
 import { keyRing } from '../../../src/core/token/keys.js';

@@ -1,12 +1,12 @@
-import { type Store, StoreUnavailableError } from '../store/Store.js';
-import type { KeyRing } from './token/keys.js';
-import { readToken } from './token/readToken.js';
+import { type Store, StoreUnavailableError } from '../../store/Store.js';
+import type { KeyRing } from '../token/keys.js';
+import { readToken } from '../token/readToken.js';
 import { SESSION_TOKEN_TYP } from './issueSessionToken.js';
-import { createdAtOf } from './challenge/challengeIdBytes.js';
-import { bindingFromAddress } from './rateLimit.js';
-import type { InputType } from './scoring/ScoringTable.js';
-import { isReasonClaim } from './scoring/reasons/reasonClaim.js';
-import { SOLVE_METHODS, type SolveMethod } from './token/solveMethod.js';
+import { createdAtOf } from '../challenge/challengeIdBytes.js';
+import { bindingFromAddress } from '../rateLimit.js';
+import type { InputType } from '../scoring/ScoringTable.js';
+import { isReasonClaim } from '../scoring/reasons/reasonClaim.js';
+import { SOLVE_METHODS, type SolveMethod } from '../token/solveMethod.js';
 
 const INPUT_TYPES: ReadonlySet<string> = new Set<InputType>(['mouse', 'touch', 'pen', 'keyboard']);
 const METHODS: ReadonlySet<string> = new Set<SolveMethod>(SOLVE_METHODS);

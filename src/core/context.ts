@@ -1,17 +1,17 @@
 import type { Logger } from 'pino';
-import type { Config } from '../../config.js';
-import type { Kernel } from '../../kernel/types.js';
-import type { Store } from '../../store/Store.js';
-import type { CredentialStore } from '../../store/credentials/CredentialStore.js';
-import type { SiteRegistry } from '../sites/SiteRegistry.js';
-import type { SignatureVerifier } from '../verify/SignatureVerifier.js';
-import type { VerifyStageObserver } from '../verify/VerifyStageObserver.js';
-import type { TraceFingerprints } from '../scoring/TraceFingerprints.js';
-import type { TraceSampler } from '../traffic/TraceSampler.js';
-import type { TrafficCounters } from '../traffic/TrafficCounters.js';
-import type { KeyRing } from '../token/keys.js';
-import type { KeyboardBudget } from '../keyboard/KeyboardBudget.js';
-import type { WebAuthnConfig } from '../webauthn/WebAuthnConfig.js';
+import type { Config } from '../config.js';
+import type { Kernel } from '../kernel/types.js';
+import type { Store } from '../store/Store.js';
+import type { CredentialStore } from '../store/credentials/CredentialStore.js';
+import type { SiteRegistry } from './sites/SiteRegistry.js';
+import type { SignatureVerifier } from './verify/SignatureVerifier.js';
+import type { VerifyStageObserver } from './verify/VerifyStageObserver.js';
+import type { TraceFingerprints } from './scoring/TraceFingerprints.js';
+import type { TraceSampler } from './traffic/TraceSampler.js';
+import type { TrafficCounters } from './traffic/TrafficCounters.js';
+import type { KeyRing } from './token/keys.js';
+import type { KeyboardBudget } from './keyboard/KeyboardBudget.js';
+import type { WebAuthnConfig } from './webauthn/WebAuthnConfig.js';
 
 /**
  * Passkey settings and the durable credential store; absent when passkeys are off everywhere.

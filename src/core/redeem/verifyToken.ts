@@ -1,11 +1,11 @@
-import type { Store } from '../store/Store.js';
-import type { InputType } from './scoring/ScoringTable.js';
-import { reasonsOfClaim } from './scoring/reasons/reasonClaim.js';
-import type { ReasonCode } from './scoring/reasons/reasonCodes.js';
-import { keyRing, type SigningKey } from './token/keys.js';
-import type { SolveMethod } from './token/solveMethod.js';
+import type { Store } from '../../store/Store.js';
+import type { InputType } from '../scoring/ScoringTable.js';
+import { reasonsOfClaim } from '../scoring/reasons/reasonClaim.js';
+import type { ReasonCode } from '../scoring/reasons/reasonCodes.js';
+import { keyRing, type SigningKey } from '../token/keys.js';
+import type { SolveMethod } from '../token/solveMethod.js';
 import { redeemSessionToken, type RedeemErrorCode } from './redeemSessionToken.js';
-import { IDEMPOTENCY_KEY_PATTERN, isIdempotencyKey } from './token/idempotencyKey.js';
+import { IDEMPOTENCY_KEY_PATTERN, isIdempotencyKey } from '../token/idempotencyKey.js';
 
 export interface VerifyTokenOptions {
   /** The current signing secret (SIGNING_SECRET). */

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { jwtVerify } from 'jose';
-import { keyRing } from '../../src/core/token/keys.js';
-import { signToken } from '../../src/core/token/signToken.js';
-import { issueSessionToken } from '../../src/core/issueSessionToken.js';
-import { siteverify } from '../../src/core/siteverify.js';
-import { MemoryStore } from '../../src/store/MemoryStore.js';
-import type { Store } from '../../src/store/Store.js';
-import { challengeIdAt } from '../helpers/challengeIdAt.js';
-import { storeWith } from '../helpers/storeWith.js';
+import { keyRing } from '../../../src/core/token/keys.js';
+import { signToken } from '../../../src/core/token/signToken.js';
+import { issueSessionToken } from '../../../src/core/redeem/issueSessionToken.js';
+import { siteverify } from '../../../src/core/redeem/siteverify.js';
+import { MemoryStore } from '../../../src/store/MemoryStore.js';
+import type { Store } from '../../../src/store/Store.js';
+import { challengeIdAt } from '../../helpers/challengeIdAt.js';
+import { storeWith } from '../../helpers/storeWith.js';
 
 const SECRET = 'siteverify-test-secret-0123456789abcdef';
 const ring = keyRing(SECRET, []);

@@ -1,7 +1,7 @@
-import type { Site } from './sites/Site.js';
-import type { SiteRegistry } from './sites/SiteRegistry.js';
-import { type TestSecretVerdict, testSecretVerdict } from './sites/testKeys.js';
-import { secretMatcher } from './token/secretMatcher.js';
+import type { Site } from '../sites/Site.js';
+import type { SiteRegistry } from '../sites/SiteRegistry.js';
+import { type TestSecretVerdict, testSecretVerdict } from '../sites/testKeys.js';
+import { secretMatcher } from '../token/secretMatcher.js';
 
 /** Who is redeeming a token at /siteverify, by the secret it presented. */
 export type SiteverifyCaller =

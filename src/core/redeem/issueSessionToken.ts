@@ -1,10 +1,10 @@
-import type { InputType } from './scoring/ScoringTable.js';
-import { reasonClaim } from './scoring/reasons/reasonClaim.js';
-import type { ReasonCode } from './scoring/reasons/reasonCodes.js';
-import type { KeyRing } from './token/keys.js';
-import { randomBase64url } from './token/randomPool.js';
-import { signToken } from './token/signToken.js';
-import type { SolveMethod } from './token/solveMethod.js';
+import type { InputType } from '../scoring/ScoringTable.js';
+import { reasonClaim } from '../scoring/reasons/reasonClaim.js';
+import type { ReasonCode } from '../scoring/reasons/reasonCodes.js';
+import type { KeyRing } from '../token/keys.js';
+import { randomBase64url } from '../token/randomPool.js';
+import { signToken } from '../token/signToken.js';
+import type { SolveMethod } from '../token/solveMethod.js';
 
 /** Lifetime of a session token (interface.md: valid 60 seconds). */
 export const SESSION_TOKEN_TTL_MS = 60_000;

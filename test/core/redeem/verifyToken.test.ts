@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { keyRing } from '../../src/core/token/keys.js';
-import { issueSessionToken } from '../../src/core/issueSessionToken.js';
-import { siteverify } from '../../src/core/siteverify.js';
-import { verifyToken } from '../../src/core/verifyToken.js';
-import { MemoryStore } from '../../src/store/MemoryStore.js';
-import { StoreUnavailableError } from '../../src/store/Store.js';
-import { challengeIdAt } from '../helpers/challengeIdAt.js';
-import { storeWith } from '../helpers/storeWith.js';
+import { keyRing } from '../../../src/core/token/keys.js';
+import { issueSessionToken } from '../../../src/core/redeem/issueSessionToken.js';
+import { siteverify } from '../../../src/core/redeem/siteverify.js';
+import { verifyToken } from '../../../src/core/redeem/verifyToken.js';
+import { MemoryStore } from '../../../src/store/MemoryStore.js';
+import { StoreUnavailableError } from '../../../src/store/Store.js';
+import { challengeIdAt } from '../../helpers/challengeIdAt.js';
+import { storeWith } from '../../helpers/storeWith.js';
 
 const SECRET = 'verify-token-secret-0123456789abcdef';
 

@@ -1,8 +1,8 @@
-import type { Store } from '../store/Store.js';
-import type { InputType } from './scoring/ScoringTable.js';
-import type { ReasonCode } from './scoring/reasons/reasonCodes.js';
-import type { KeyRing } from './token/keys.js';
-import type { SolveMethod } from './token/solveMethod.js';
+import type { Store } from '../../store/Store.js';
+import type { InputType } from '../scoring/ScoringTable.js';
+import type { ReasonCode } from '../scoring/reasons/reasonCodes.js';
+import type { KeyRing } from '../token/keys.js';
+import type { SolveMethod } from '../token/solveMethod.js';
 import type { RedeemErrorCode } from './redeemSessionToken.js';
 import { redeemForCaller, siteverifyFailure } from './redeemForCaller.js';
 import type { SiteverifyCaller } from './siteverifyCaller.js';
