@@ -3,7 +3,8 @@ export { type Config, type ConfigResult, loadConfig, defaultConfig } from './con
 export { type AriadneServer, type ServerOptions, createServer } from './http/createServer.js';
 export { type RunningServer, startServer } from './http/startServer.js';
 export { type VerifyTokenOptions, type VerifyTokenResult, verifyToken } from './core/redeem/verifyToken.js';
-export { type SiteverifyResult, siteverify } from './core/redeem/siteverify.js';
+export { siteverify } from './core/redeem/siteverify.js';
+export type { SiteverifyResult } from './core/redeem/SiteverifyResult.js';
 export { SiteRegistry, type SitesSnapshot, type SiteEntry } from './core/sites/SiteRegistry.js';
 export { type SitePolicy, defaultPolicy } from './core/sites/SitePolicy.js';
 export { loadSitesFile } from './core/sites/loadSitesFile.js';

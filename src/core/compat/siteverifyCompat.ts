@@ -4,7 +4,7 @@ import type { KeyRing } from '../token/keys.js';
 import type { SolveMethod } from '../token/solveMethod.js';
 import { UNBOUND_SESSION } from '../redeem/redeemSessionToken.js';
 import { redeemForCaller } from '../redeem/redeemForCaller.js';
-import type { SiteverifyErrorCode } from '../redeem/siteverify.js';
+import type { SiteverifyErrorCode } from '../redeem/SiteverifyResult.js';
 import type { SiteverifyCaller } from '../redeem/siteverifyCaller.js';
 
 /** Why a redemption in another service's shape failed, before that service names it in its own words. */

@@ -3,7 +3,7 @@ import { reasonsOfClaim } from '../scoring/reasons/reasonClaim.js';
 import type { ReasonCode } from '../scoring/reasons/reasonCodes.js';
 import type { KeyRing } from '../token/keys.js';
 import { redeemSessionToken, type UNBOUND_SESSION } from './redeemSessionToken.js';
-import type { SiteverifyErrorCode, SiteverifyInput, SiteverifyResult } from './siteverify.js';
+import type { SiteverifyErrorCode, SiteverifyInput, SiteverifyResult } from './SiteverifyResult.js';
 import type { SiteverifyCaller } from './siteverifyCaller.js';
 import { TEST_CHALLENGE_ID, TEST_SITE_KEYS } from '../sites/testKeys.js';
 import { isIdempotencyKey } from '../token/idempotencyKey.js';

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { TrafficStore } from '../../store/traffic/TrafficStore.js';
 import type { MazeParams } from '../../kernel/types.js';
 import type { InputType } from '../scoring/ScoringTable.js';
-import type { Scored } from '../verify/checkScore.js';
+import type { Scored } from '../scoring/Scored.js';
 import { COUNTER, latencyBucket, scoreBucket } from './trafficNames.js';
 
 const ENFORCED_SCORE = (bucket: string) => COUNTER.score('enforce', Number(bucket));

@@ -4,6 +4,7 @@ import { type Failure, failure } from '../errors.js';
 import type { ScoringConfig } from '../scoring/parseScoringConfig.js';
 import { scoringTables } from '../scoring/ScoringTable.js';
 import type { ReasonCode } from '../scoring/reasons/reasonCodes.js';
+import type { Scored } from '../scoring/Scored.js';
 import { scoreSubmission } from '../scoring/scoreSubmission.js';
 
 export interface ScoreCheckInput {
@@ -33,15 +34,6 @@ export const STRICT_KEYBOARD_MODEL = scoringTables.v2.types.keyboard;
 export interface KeyboardJudgement {
   strict: boolean;
   peopleFirstPass: boolean;
-}
-
-/** What scoring measured, in the mode it ran in (for the dashboard and sampled traces). */
-export interface Scored {
-  mode: 'enforce' | 'shadow';
-  score: number;
-  /** Why the score is under the threshold (in either mode). */
-  reasons: ReasonCode[];
-  features: Float64Array;
 }
 
 /**
