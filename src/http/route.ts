@@ -49,6 +49,31 @@ export interface PostRoute {
   handle(ctx: CoreContext, body: never, info: RequestInfo): Promise<Reply>;
 }
 
+/** A GET route of the API (served at the root and under API_PREFIX): no body, the bearer token if any. */
+export interface GetRoute {
+  path: string;
+  summary: string;
+  /** A JSON body's schema, or the content type of a body that is not described further. */
+  success: TSchema | 'text/plain' | 'application/json';
+  errors: readonly ErrorCode[];
+  /** The route reads its request (GetRequest): its query, Host, Origin and client address. */
+  request?: true;
+  /** Its required query parameters and their longest lengths, for the OpenAPI document. */
+  query?: Readonly<Record<string, number>>;
+  answer(authorization: string, request?: GetRequest): Promise<Reply>;
+}
+
+/** What a GetRoute with `request` is told of its request. */
+export interface GetRequest {
+  /** The query string, without the `?`. */
+  query: string;
+  host: string;
+  /** Origin header, '' when absent. */
+  origin: string;
+  /** Client address (see peerAddress.ts). */
+  address: string;
+}
+
 /** Codes of a request naming a site from a page (core/sites/admitSite.ts). */
 export const ADMISSION_ERRORS = ['unknown_site_key', 'hostname_not_allowed'] as const satisfies readonly ErrorCode[];
 /** Codes of a request naming a challenge id (core/challenge/authenticateChallengeId.ts). */

@@ -7,35 +7,9 @@
 import { readFileSync } from 'node:fs';
 import type { TSchema } from '@sinclair/typebox';
 import { type ErrorCode, ErrorStatus } from '../../core/errors.js';
-import type { Reply } from '../reply.js';
 import { PlainFailure } from '../responses.js';
-import type { PostRoute } from '../route.js';
+import type { GetRoute, PostRoute } from '../route.js';
 import type { RegisteredRoute } from './RouteTable.js';
-
-/** A GET route of the API (served at the root and under API_PREFIX). */
-export interface GetRoute {
-  path: string;
-  summary: string;
-  /** A JSON body's schema, or the content type of a body that is not described further. */
-  success: TSchema | 'text/plain' | 'application/json';
-  errors: readonly ErrorCode[];
-  /** The route reads its request (GetRequest): its query, Host, Origin and client address. */
-  request?: true;
-  /** Its required query parameters and their longest lengths, for the OpenAPI document. */
-  query?: Readonly<Record<string, number>>;
-  answer(authorization: string, request?: GetRequest): Promise<Reply>;
-}
-
-/** What a GetRoute with `request` is told of its request. */
-export interface GetRequest {
-  /** The query string, without the `?`. */
-  query: string;
-  host: string;
-  /** Origin header, '' when absent. */
-  origin: string;
-  /** Client address (see peerAddress.ts). */
-  address: string;
-}
 
 export interface OpenApiInput {
   postRoutes: readonly PostRoute[];

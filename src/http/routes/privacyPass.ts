@@ -2,7 +2,7 @@ import type { CoreContext } from '../../core/context.js';
 import { failure } from '../../core/errors.js';
 import { redeemPrivacyPass } from '../../core/privacyPass/redeemPrivacyPass.js';
 import { bindingFromAddress, checkRateLimit } from '../../core/rateLimit.js';
-import type { GetRoute } from '../openapi/buildOpenApiDocument.js';
+import type { GetRoute } from '../route.js';
 import { PrivacyPassResponse } from '../responses.js';
 import { ADMISSION_ERRORS, CHALLENGE_ID_ERRORS, plainFailure } from '../route.js';
 import { LIMITS } from '../schemas.js';
