@@ -1,63 +1,16 @@
 // The service's routes as the widget calls them (interface.md). Every call resolves to a
 // value: a parsed body, or a failure with a stable code ("network" when nothing came back).
+import type { Challenge as IssuedChallenge, ProbeView } from '../core/challenge/Challenge.js';
 import type { RawEvent } from '../kernel/types.js';
-import type { KeyboardDoor } from './keyboardDoorNotice.js';
 
-export interface ProbeCell {
-  x: number;
-  y: number;
-  color: string;
-  isTarget?: boolean;
-}
-
-export interface Probe {
-  id: string;
-  type: string;
-  instruction?: string;
-  target_color: string;
-  distractor_colors?: string[];
-  cells: ProbeCell[];
-  trigger_cell: { x: number; y: number };
-}
-
-export interface Challenge {
-  id: string;
-  challenge_type: string;
-  maze_seed: number;
-  maze_width: number;
-  maze_height: number;
-  maze_difficulty: number;
-  pow_challenge: string;
-  pow_difficulty: number;
-  /** What a keyboard solve needs; absent from servers that ask keyboard solves for no more. */
-  pow_difficulty_keyboard?: number;
-  /** The site's keyboard door (absent from older servers): the widget explains any but people_first. */
-  keyboard_door?: KeyboardDoor;
-  site_key: string;
-  created_at: number;
-  expires_at: number;
-  cell_size: number;
-  requirements?: {
-    probe?: { mode?: string; required_completion_count?: number };
-    webauthn?: { mode?: string };
-  };
-  probes?: Probe[];
-  webauthn_request_options?: WebAuthnRequestOptions;
-  /** The site opened the passkey door and this stable_id has a passkey: POST /passkey passes without a maze. */
-  passkey_door?: boolean;
-  /** The site trusts Privacy Pass issuers: GET /privacy-pass may pass without a maze. */
-  privacy_pass?: boolean;
-  /** A test site key: nothing to solve, /verify answers a fixed outcome. */
-  test?: boolean;
-}
-
-export interface WebAuthnRequestOptions {
-  challenge: string;
-  rpId?: string;
-  timeout?: number;
-  userVerification?: UserVerificationRequirement;
-  allowCredentials?: { id: string; type: 'public-key'; transports?: string[] }[];
-}
+/**
+ * A challenge as the widget reads it: as issued (its one declaration is core/challenge/Challenge.ts,
+ * imported as a type only), except that `pow_difficulty_keyboard` may be absent from servers that
+ * ask keyboard solves for no more.
+ */
+export type Challenge = Omit<IssuedChallenge, 'pow_difficulty_keyboard'> & { pow_difficulty_keyboard?: number };
+export type Probe = ProbeView;
+export type WebAuthnRequestOptions = NonNullable<IssuedChallenge['webauthn_request_options']>;
 
 export type Result<T> = { ok: true; value: T } | { ok: false; code: string };
 

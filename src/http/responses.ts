@@ -6,63 +6,12 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { MAX_REASONS } from '../core/scoring/reasons/explainScore.js';
 import { REASON_CODES } from '../core/scoring/reasons/reasonCodes.js';
+import { ChallengeSchema } from '../core/challenge/Challenge.js';
+import { TEST_MARK, closed, int, opt } from '../core/schemaParts.js';
 import { SOLVE_METHODS } from '../core/token/solveMethod.js';
 
-const closed = <T extends Record<string, TSchema>>(properties: T, description?: string) =>
-  Type.Object(properties, { additionalProperties: false, ...(description === undefined ? {} : { description }) });
-const opt = <T extends TSchema>(t: T) => Type.Optional(t);
-const int = (description?: string) => Type.Integer(description === undefined ? {} : { description });
-const TEST = opt(Type.Literal(true, { description: 'The answer of a test key or secret, not of a check' }));
-const Cell = closed({ x: int(), y: int() });
-
-const Probe = closed({
-  id: Type.String(),
-  type: Type.Literal('color_tap'),
-  instruction: Type.String(),
-  target_color: Type.String(),
-  distractor_colors: Type.Array(Type.String()),
-  cells: Type.Array(closed({ x: int(), y: int(), color: Type.String() })),
-  trigger_cell: Cell,
-});
-
-const WebAuthnRequestOptions = closed({
-  challenge: Type.String({ description: 'base64url' }),
-  rpId: Type.String(),
-  timeout: int('ms'),
-  userVerification: Type.Literal('required'),
-  allowCredentials: Type.Array(closed({ id: Type.String(), type: Type.Literal('public-key'), transports: Type.Array(Type.String()) })),
-});
-
-export const ChallengeResponse = closed(
-  {
-    id: Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$', description: 'Self-authenticating, UUID-shaped' }),
-    challenge_type: Type.Union([Type.Literal('maze'), Type.Literal('maze_stroop')]),
-    maze_seed: int('uint32'),
-    maze_width: int(),
-    maze_height: int(),
-    maze_difficulty: Type.Number(),
-    pow_challenge: Type.String({ pattern: '^[0-9a-f]{32}$' }),
-    pow_difficulty: int('Leading zero bits; adaptive per client'),
-    pow_difficulty_keyboard: int('Leading zero bits a keyboard solve needs (pow_difficulty + POW_KEYBOARD_EXTRA_BITS, + POW_KEYBOARD_SURGE_EXTRA_BITS in a surge)'),
-    keyboard_door: Type.Union([Type.Literal('people_first'), Type.Literal('strict'), Type.Literal('surge')], {
-      description: "The site's keyboard door: people_first, strict (keyboard solves scored strictly) or surge (strictly, and a larger keyboard proof of work)",
-    }),
-    site_key: Type.String(),
-    created_at: int('ms'),
-    expires_at: int('ms'),
-    cell_size: int('px'),
-    requirements: closed({
-      probe: closed({ mode: Type.Union([Type.Literal('required'), Type.Literal('none')]), required_completion_count: int() }),
-      webauthn: closed({ mode: Type.Union([Type.Literal('required'), Type.Literal('preferred'), Type.Literal('none')]) }),
-    }),
-    probes: opt(Type.Array(Probe)),
-    webauthn_request_options: opt(WebAuthnRequestOptions),
-    passkey_door: opt(Type.Literal(true, { description: 'The site opened the passkey door and the stable_id has a passkey: POST /passkey passes without a maze' })),
-    privacy_pass: opt(Type.Literal(true, { description: 'The site trusts Privacy Pass issuers: GET /privacy-pass may pass without a maze' })),
-    test: TEST,
-  },
-  'A challenge',
-);
+/** A challenge: its shape is declared once, with the core that issues it (core/challenge/Challenge.ts). */
+export const ChallengeResponse = ChallengeSchema;
 
 export const PrivacyPassResponse = closed({ success: Type.Literal(true), token: Type.String({ description: 'Session token (method privacy_pass): single use, 60 s' }) });
 
@@ -70,7 +19,7 @@ export const PasskeyDoorResponse = closed({ success: Type.Literal(true), token: 
 
 export const ProbeArmResponse = closed({ success: Type.Literal(true), probe_ticket: Type.String(), armed_at: int('ms'), deadline_at: int('ms') });
 export const ProbeCompleteResponse = closed({ success: Type.Literal(true), completion_token: Type.String() });
-export const VerifyResponse = closed({ success: Type.Literal(true), token: Type.String({ description: 'Session token: single use, 60 s' }), test: TEST });
+export const VerifyResponse = closed({ success: Type.Literal(true), token: Type.String({ description: 'Session token: single use, 60 s' }), test: TEST_MARK });
 
 const SCORE = Type.Number({ minimum: 0, maximum: 1 });
 const REASONS = opt(
@@ -106,7 +55,7 @@ export const SiteverifySuccess = closed({
   hostname: HOSTNAME,
   'error-codes': Type.Array(Type.String(), { maxItems: 0 }),
   remoteip_mismatch: REMOTEIP_MISMATCH,
-  test: TEST,
+  test: TEST_MARK,
 });
 
 /**
@@ -126,7 +75,7 @@ export const compatSuccess = (service: string, extras: Record<string, TSchema>, 
       reasons: REASONS,
       method: METHOD,
       remoteip_mismatch: REMOTEIP_MISMATCH,
-      test: TEST,
+      test: TEST_MARK,
     },
     `A token redeemed, in ${service}'s shape plus Ariadne's score (1 = human) and reasons`,
   );
@@ -138,7 +87,7 @@ export const compatFailure = (service: string, codes: readonly string[]) =>
       success: Type.Literal(false),
       'error-codes': Type.Array(Type.Union([...new Set(codes)].map((c) => Type.Literal(c))), { minItems: 1, maxItems: 2 }),
       score: Type.Literal(0),
-      test: TEST,
+      test: TEST_MARK,
     },
     `A refusal in ${service}'s vocabulary`,
   );
@@ -170,7 +119,7 @@ const code = Type.String();
 /** `{success: false, error_code, detail?}`: most routes. */
 export const PlainFailure = closed({ success: Type.Literal(false), error_code: code, detail });
 /** /verify: never a real score. */
-export const VerifyFailure = closed({ success: Type.Literal(false), score: Type.Literal(0), error_code: code, detail, test: TEST });
+export const VerifyFailure = closed({ success: Type.Literal(false), score: Type.Literal(0), error_code: code, detail, test: TEST_MARK });
 /** The probe routes also carry `error` (the deployed widget reads it). */
 export const ProbeFailure = closed({ success: Type.Literal(false), error: code, error_code: code, detail });
 /** /siteverify, Turnstile-style. */
@@ -180,5 +129,5 @@ export const SiteverifyFailure = closed({
   error: code,
   'error-codes': Type.Array(code, { minItems: 1, maxItems: 1 }),
   detail,
-  test: TEST,
+  test: TEST_MARK,
 });

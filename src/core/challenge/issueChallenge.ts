@@ -1,7 +1,8 @@
-import type { Cell } from '../../kernel/types.js';
+
+import type { Challenge, } from './Challenge.js';
 import type { Failure } from '../errors.js';
 import { powDifficultyFor } from '../pow/adaptiveDifficulty.js';
-import { type ProbeCell, probeLayout } from '../probe/probeLayout.js';
+import { probeLayout } from '../probe/probeLayout.js';
 import { bindingFromAddress } from '../rateLimit.js';
 import { admitSite } from '../sites/admitSite.js';
 import { siteLabel } from '../traffic/siteLabel.js';
@@ -12,9 +13,8 @@ import { challengeMaze } from './challengeMaze.js';
 import type { CoreContext } from '../context.js';
 import { derivedFromMac, deriveWebAuthnChallenge } from './deriveChallenge.js';
 import { mintChallengeId } from './mintChallengeId.js';
-import type { KeyboardDoorState } from '../keyboard/KeyboardDoorPolicy.js';
 import { keyboardDoorOf, surgeDigest } from '../keyboard/keyboardDoorOf.js';
-import { type WebAuthnRequestOptions, webauthnRequestOptions } from './webauthnRequestOptions.js';
+import { webauthnRequestOptions } from './webauthnRequestOptions.js';
 
 export interface ChallengeInput {
   site_key: string;
@@ -28,47 +28,8 @@ export interface ClientInfo {
   address: string;
 }
 
-/** The probe as sent to the client: without `isTarget`, which would hand a bot the answer. */
-export interface ProbeView {
-  id: string;
-  type: 'color_tap';
-  instruction: string;
-  target_color: string;
-  distractor_colors: string[];
-  cells: ProbeCell[];
-  trigger_cell: Cell;
-}
-
-export interface Challenge {
-  id: string;
-  challenge_type: 'maze' | 'maze_stroop';
-  maze_seed: number;
-  maze_width: number;
-  maze_height: number;
-  maze_difficulty: number;
-  pow_challenge: string;
-  pow_difficulty: number;
-  /** Leading zero bits a keyboard solve needs (pow_difficulty + POW_KEYBOARD_EXTRA_BITS, + POW_KEYBOARD_SURGE_EXTRA_BITS in a surge). */
-  pow_difficulty_keyboard: number;
-  /** The site's keyboard door when issued, for the widget to explain (docs/keyboard-solves.md). */
-  keyboard_door: KeyboardDoorState;
-  site_key: string;
-  created_at: number;
-  expires_at: number;
-  cell_size: number;
-  requirements: {
-    probe: { mode: 'required' | 'none'; required_completion_count: number };
-    webauthn: { mode: 'required' | 'preferred' | 'none' };
-  };
-  probes?: ProbeView[];
-  webauthn_request_options?: WebAuthnRequestOptions;
-  /** The site opened the passkey door and the stable_id has a passkey: POST /passkey passes without a maze. */
-  passkey_door?: true;
-  /** The site trusts Privacy Pass issuers: the widget asks GET /privacy-pass first (docs/doors.md). */
-  privacy_pass?: true;
-  /** A test key's challenge: nothing to solve, /verify answers the key's fixed outcome. */
-  test?: true;
-}
+// The challenge's shape is declared once, as a schema (Challenge.ts); what this issues is of its type.
+export type { Challenge, ProbeView } from './Challenge.js';
 
 export type IssueResult = { ok: true; challenge: Challenge } | { ok: false; failure: Failure };
 
