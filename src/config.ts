@@ -1,6 +1,12 @@
 /**
  * Server configuration, read once from environment variables. Every variable is checked; a bad
  * value stops start-up with a message naming the variable.
+ *
+ * The direction of the imports: the variables of one part (scoring, passkeys, the keyboard door,
+ * Privacy Pass, the store) are parsed next to that part (its parse*Config / parse* file, which
+ * imports nothing from here), and this file gathers them into Config. So a part's options are
+ * documented where that part declares them, and no parser depends on the Config it feeds
+ * (`npm run circular` would find the loop).
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -20,7 +26,9 @@ export interface SigningKeyConfig {
 }
 
 export interface Config {
+  /** PORT (NUMBER_VARIABLES); the bound one once claimed. */
   port: number;
+  /** HOST: the address to listen on. */
   host: string;
   /**
    * WORKERS: threads serving HTTP on the port, each with its own kernel and signature worker,
@@ -33,6 +41,7 @@ export interface Config {
   signingKeys: SigningKeyConfig[];
   /** Bearer token required on /siteverify when set. */
   siteverifyAuthToken: string | undefined;
+  /** POW_DIFFICULTY (NUMBER_VARIABLES). */
   powDifficulty: number;
   /** Extra leading zero bits a keyboard solve needs (each doubles the work): POW_KEYBOARD_EXTRA_BITS. */
   powKeyboardExtraBits: number;
@@ -46,13 +55,19 @@ export interface Config {
   powMaxDifficulty?: number | undefined;
   /** Challenges a client may take per minute before its proof of work grows harder. */
   powFreePerMinute: number;
+  /** MAZE_WIDTH (NUMBER_VARIABLES): the default policy's maze, as the next three. */
   mazeWidth: number;
+  /** MAZE_HEIGHT. */
   mazeHeight: number;
+  /** MAZE_DIFFICULTY. */
   mazeDifficulty: number;
+  /** CELL_SIZE. */
   cellSize: number;
+  /** CHALLENGE_TTL_MS (NUMBER_VARIABLES). */
   challengeTtlMs: number;
   /** How long a challenge is accepted for a keyboard solve (at least challengeTtlMs: see core/challenge/challengeLife.ts). */
   keyboardChallengeTtlMs: number;
+  /** PROBE_PROBABILITY (NUMBER_VARIABLES). */
   probeProbability: number;
   /** SCORING_MODE, SCORING_KEYBOARD_MODE, SCORING_TABLE and SCORE_THRESHOLD (default: the scoring table's calibrated threshold). */
   scoring: ScoringConfig;
@@ -70,7 +85,9 @@ export interface Config {
   corsOrigins: '*' | string[];
   /** Per binding and minute on /verify; /challenge and /probe/* get ten times as much. 0 = off. */
   rateLimitPerMinute: number;
+  /** MAX_BODY_BYTES (NUMBER_VARIABLES). */
   maxBodyBytes: number;
+  /** MAX_EVENTS (NUMBER_VARIABLES). */
   maxEvents: number;
   /** Second mount point of every route ('' = root only). */
   apiPrefix: string;
@@ -101,34 +118,61 @@ export type ConfigResult =
   | { ok: true; config: Config; warnings: string[] }
   | { ok: false; error: string };
 
-/** Defaults of every variable, as documented in docs/operating.md (Configuration). */
-export const DEFAULTS = {
-  PORT: 8787,
+/**
+ * A numeric variable, declared once: what it sets, its default and the range accepted (a value
+ * outside it stops start-up, naming the variable). The tables of docs/ are checked against these
+ * (test/config.test.ts, "every numeric variable").
+ */
+export interface NumberVariable {
+  doc: string;
+  default: number;
+  min: number;
+  max: number;
+  integer: boolean;
+}
+
+const integer = (doc: string, def: number, min: number, max: number): NumberVariable => ({ doc, default: def, min, max, integer: true });
+const fraction = (doc: string, def: number): NumberVariable => ({ doc, default: def, min: 0, max: 1, integer: false });
+
+/** Every numeric variable with a fixed default (WORKERS, TRUST_PROXY and POW_MAX_DIFFICULTY have their own rules, below). */
+export const NUMBER_VARIABLES = {
+  PORT: integer('Port to listen on; 0 picks a free one', 8787, 0, 65_535),
+  POW_DIFFICULTY: integer('Leading zero bits of proof of work a quiet client is asked', 18, 0, 32),
+  POW_FREE_PER_MINUTE: integer('Challenges a client may take per minute before its proof of work grows harder', 10, 1, 1_000_000),
+  POW_KEYBOARD_EXTRA_BITS: integer('Extra leading zero bits a keyboard solve needs (each doubles the work)', 3, 0, 8),
+  POW_KEYBOARD_SURGE_EXTRA_BITS: integer('More leading zero bits still for a keyboard solve of a challenge issued in a keyboard surge', 3, 0, 8),
+  KEYBOARD_BUDGET_MINUTE_MS: integer("The keyboard budget's minute, in ms; shorter only to compress time in a bench or a test (every keyboard rate is per such minute, and its hour is 60 of them)", 60_000, 1_000, 60_000),
+  MAZE_WIDTH: integer('Maze width in cells', 8, MIN_MAZE_SIDE, MAX_MAZE_SIDE),
+  MAZE_HEIGHT: integer('Maze height in cells', 8, MIN_MAZE_SIDE, MAX_MAZE_SIDE),
+  MAZE_DIFFICULTY: fraction('How much the maze branches (more as it grows; kernel.md)', 0.3),
+  CELL_SIZE: integer("Cell size in px that Ariadne's widget draws", 40, 8, 256),
+  CHALLENGE_TTL_MS: integer('How long a challenge is accepted, in ms', 120_000, 1_000, 3_600_000),
+  KEYBOARD_CHALLENGE_TTL_MS: integer('How long a challenge is accepted for a keyboard solve, in ms (at least CHALLENGE_TTL_MS)', 600_000, 1_000, 3_600_000),
+  PROBE_PROBABILITY: fraction('Share of challenges that carry a colour-tap probe', 0),
+  RATE_LIMIT_PER_MINUTE: integer('Requests per client address and minute on /verify (ten times as much on /challenge and /probe/*); 0 turns it off', 60, 0, 10_000_000),
+  MAX_BODY_BYTES: integer('Largest request body, in bytes', 262_144, 1_024, 64 * 1024 * 1024),
+  MAX_EVENTS: integer('Most events a /verify submission may carry', 20_000, 16, 1_000_000),
+  TRACE_SAMPLE_RATE: fraction('Share of /verify submissions kept as sampled traces', 0),
+  TRACE_MAX_COUNT: integer('Most sampled traces kept (the oldest dropped first)', 1_000, 1, 1_000_000),
+  TRACE_MAX_BYTES: integer('Most bytes of sampled traces kept (the oldest dropped first)', 16 * 1024 * 1024, 65_536, 1024 * 1024 * 1024),
+} satisfies Record<string, NumberVariable>;
+
+export type NumberVariableName = keyof typeof NUMBER_VARIABLES;
+
+/** Defaults of the variables that are not numbers, as documented in docs/operating.md (Configuration). */
+const TEXT_DEFAULTS = {
   HOST: '127.0.0.1',
-  POW_DIFFICULTY: 18,
-  POW_KEYBOARD_EXTRA_BITS: 3,
-  POW_KEYBOARD_SURGE_EXTRA_BITS: 3,
-  KEYBOARD_BUDGET_MINUTE_MS: 60_000,
-  POW_FREE_PER_MINUTE: 10,
-  MAZE_WIDTH: 8,
-  MAZE_HEIGHT: 8,
-  MAZE_DIFFICULTY: 0.3,
-  CELL_SIZE: 40,
-  CHALLENGE_TTL_MS: 120_000,
-  KEYBOARD_CHALLENGE_TTL_MS: 600_000,
-  PROBE_PROBABILITY: 0,
-  TRUST_PROXY: 0,
   CORS_ORIGINS: '*',
-  RATE_LIMIT_PER_MINUTE: 60,
-  MAX_BODY_BYTES: 262_144,
-  MAX_EVENTS: 20_000,
   API_PREFIX: '/api/captcha',
   DATA_DIR: './data',
   LOG_LEVEL: 'info',
-  TRACE_SAMPLE_RATE: 0,
-  TRACE_MAX_COUNT: 1_000,
-  TRACE_MAX_BYTES: 16 * 1024 * 1024,
 } as const;
+
+/** Defaults of every variable with a fixed one: the numbers' (NUMBER_VARIABLES) and the others'. */
+export const DEFAULTS = {
+  ...(Object.fromEntries(Object.entries(NUMBER_VARIABLES).map(([name, v]) => [name, v.default])) as Record<NumberVariableName, number>),
+  ...TEXT_DEFAULTS,
+};
 
 /** Shortest DASHBOARD_TOKEN accepted: it is a password typed into a form, guessed online. */
 export const MIN_DASHBOARD_TOKEN_LENGTH = 16;
@@ -148,6 +192,12 @@ function fail(name: string, message: string): never {
 function text(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const v = env[name];
   return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+/** The value of a declared numeric variable (NUMBER_VARIABLES), its default when unset. */
+function declared(env: NodeJS.ProcessEnv, name: NumberVariableName): number {
+  const v: NumberVariable = NUMBER_VARIABLES[name];
+  return num(env, name, v.default, v.min, v.max, v.integer);
 }
 
 function num(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number, integer: boolean): number {
@@ -252,9 +302,9 @@ function dashboardToken(env: NodeJS.ProcessEnv): string | undefined {
 
 function traces(env: NodeJS.ProcessEnv): TraceConfig {
   return {
-    sampleRate: num(env, 'TRACE_SAMPLE_RATE', DEFAULTS.TRACE_SAMPLE_RATE, 0, 1, false),
-    maxCount: num(env, 'TRACE_MAX_COUNT', DEFAULTS.TRACE_MAX_COUNT, 1, 1_000_000, true),
-    maxBytes: num(env, 'TRACE_MAX_BYTES', DEFAULTS.TRACE_MAX_BYTES, 65_536, 1024 * 1024 * 1024, true),
+    sampleRate: declared(env, 'TRACE_SAMPLE_RATE'),
+    maxCount: declared(env, 'TRACE_MAX_COUNT'),
+    maxBytes: declared(env, 'TRACE_MAX_BYTES'),
   };
 }
 
@@ -284,9 +334,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       );
     }
     const host = text(env, 'HOST') ?? DEFAULTS.HOST;
-    const powDifficulty = num(env, 'POW_DIFFICULTY', DEFAULTS.POW_DIFFICULTY, 0, 32, true);
+    const powDifficulty = declared(env, 'POW_DIFFICULTY');
     const config: Config = {
-      port: num(env, 'PORT', DEFAULTS.PORT, 0, 65535, true),
+      port: declared(env, 'PORT'),
       host,
       workers: num(env, 'WORKERS', Math.min(availableParallelism(), MAX_WORKERS), 1, MAX_WORKERS, true),
       signingSecret,
@@ -294,18 +344,18 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       siteverifyAuthToken: text(env, 'SITEVERIFY_AUTH_TOKEN'),
       powDifficulty,
       powMaxDifficulty: powMaxDifficulty(env, powDifficulty),
-      powFreePerMinute: num(env, 'POW_FREE_PER_MINUTE', DEFAULTS.POW_FREE_PER_MINUTE, 1, 1_000_000, true),
-      powKeyboardExtraBits: num(env, 'POW_KEYBOARD_EXTRA_BITS', DEFAULTS.POW_KEYBOARD_EXTRA_BITS, 0, 8, true),
-      powKeyboardSurgeExtraBits: num(env, 'POW_KEYBOARD_SURGE_EXTRA_BITS', DEFAULTS.POW_KEYBOARD_SURGE_EXTRA_BITS, 0, 8, true),
+      powFreePerMinute: declared(env, 'POW_FREE_PER_MINUTE'),
+      powKeyboardExtraBits: declared(env, 'POW_KEYBOARD_EXTRA_BITS'),
+      powKeyboardSurgeExtraBits: declared(env, 'POW_KEYBOARD_SURGE_EXTRA_BITS'),
       keyboardDoor: parsed(() => parseKeyboardDoorPolicy(env)),
-      keyboardBudgetMinuteMs: num(env, 'KEYBOARD_BUDGET_MINUTE_MS', DEFAULTS.KEYBOARD_BUDGET_MINUTE_MS, 1_000, 60_000, true),
-      mazeWidth: num(env, 'MAZE_WIDTH', DEFAULTS.MAZE_WIDTH, MIN_MAZE_SIDE, MAX_MAZE_SIDE, true),
-      mazeHeight: num(env, 'MAZE_HEIGHT', DEFAULTS.MAZE_HEIGHT, MIN_MAZE_SIDE, MAX_MAZE_SIDE, true),
-      mazeDifficulty: num(env, 'MAZE_DIFFICULTY', DEFAULTS.MAZE_DIFFICULTY, 0, 1, false),
-      cellSize: num(env, 'CELL_SIZE', DEFAULTS.CELL_SIZE, 8, 256, true),
-      challengeTtlMs: num(env, 'CHALLENGE_TTL_MS', DEFAULTS.CHALLENGE_TTL_MS, 1_000, 3_600_000, true),
-      keyboardChallengeTtlMs: num(env, 'KEYBOARD_CHALLENGE_TTL_MS', DEFAULTS.KEYBOARD_CHALLENGE_TTL_MS, 1_000, 3_600_000, true),
-      probeProbability: num(env, 'PROBE_PROBABILITY', DEFAULTS.PROBE_PROBABILITY, 0, 1, false),
+      keyboardBudgetMinuteMs: declared(env, 'KEYBOARD_BUDGET_MINUTE_MS'),
+      mazeWidth: declared(env, 'MAZE_WIDTH'),
+      mazeHeight: declared(env, 'MAZE_HEIGHT'),
+      mazeDifficulty: declared(env, 'MAZE_DIFFICULTY'),
+      cellSize: declared(env, 'CELL_SIZE'),
+      challengeTtlMs: declared(env, 'CHALLENGE_TTL_MS'),
+      keyboardChallengeTtlMs: declared(env, 'KEYBOARD_CHALLENGE_TTL_MS'),
+      probeProbability: declared(env, 'PROBE_PROBABILITY'),
       scoring: parsed(() => parseScoringConfig(env)),
       webauthn: parsed(() => parseWebAuthnConfig(env)),
       privacyPassIssuers: parsed(() => parsePrivacyPassIssuers(env.PRIVACY_PASS_ISSUERS)),
@@ -313,9 +363,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): ConfigResult {
       store: parsed(() => parseStoreConfig(env)),
       trustProxy: trustProxy(env),
       corsOrigins: corsOrigins(env),
-      rateLimitPerMinute: num(env, 'RATE_LIMIT_PER_MINUTE', DEFAULTS.RATE_LIMIT_PER_MINUTE, 0, 10_000_000, true),
-      maxBodyBytes: num(env, 'MAX_BODY_BYTES', DEFAULTS.MAX_BODY_BYTES, 1_024, 64 * 1024 * 1024, true),
-      maxEvents: num(env, 'MAX_EVENTS', DEFAULTS.MAX_EVENTS, 16, 1_000_000, true),
+      rateLimitPerMinute: declared(env, 'RATE_LIMIT_PER_MINUTE'),
+      maxBodyBytes: declared(env, 'MAX_BODY_BYTES'),
+      maxEvents: declared(env, 'MAX_EVENTS'),
       apiPrefix: apiPrefix(env),
       logLevel: logLevel(env),
       sitesFile: text(env, 'SITES_FILE'),

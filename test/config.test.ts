@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { DEFAULTS, MAX_WORKERS, MIN_DASHBOARD_TOKEN_LENGTH, loadConfig } from '../src/config.js';
+import { DEFAULTS, MAX_WORKERS, MIN_DASHBOARD_TOKEN_LENGTH, NUMBER_VARIABLES, loadConfig } from '../src/config.js';
 import { defaultTable, scoringTables } from '../src/core/scoring/ScoringTable.js';
 
 const SECRET = 'x'.repeat(32);
@@ -346,4 +347,35 @@ describe('store settings', () => {
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error).toContain(name);
   });
+});
+
+describe('every numeric variable', () => {
+  // Each variable's doc, default and range are declared once (NUMBER_VARIABLES); the docs' tables
+  // (`| VARIABLE | default | what, with min–max |`) must say the same.
+  const docsDir = new URL('../docs/', import.meta.url);
+  const rows = readdirSync(docsDir)
+    .filter((f) => f.endsWith('.md'))
+    .flatMap((f) => readFileSync(new URL(f, docsDir), 'utf8').split('\n'))
+    .filter((line) => /^\| `[A-Z_]+`/.test(line))
+    .map((line) => {
+      const [names = '', def = '', what = ''] = line.split('|').slice(1).map((cell) => cell.trim());
+      return { names: [...names.matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]!), def, what };
+    });
+
+  for (const [name, v] of Object.entries(NUMBER_VARIABLES)) {
+    it(`${name}: documented with its default ${v.default} and its range ${v.min}–${v.max}`, () => {
+      const own = rows.filter((r) => r.names.includes(name));
+      expect(own.length, `no docs table row names ${name}`).toBeGreaterThan(0);
+      expect(own.some((r) => r.def.split(/,\s*/).includes(String(v.default)) && r.what.includes(`${v.min}–${v.max}`))).toBe(true);
+    });
+
+    it(`${name}: its bounds are accepted and one step past each refused`, () => {
+      const step = v.integer ? 1 : 0.001;
+      for (const ok of [v.min, v.max]) expect(loadConfig({ SIGNING_SECRET: SECRET, [name]: String(ok) }).ok).toBe(true);
+      for (const bad of [v.min - step, v.max + step]) {
+        const r = loadConfig({ SIGNING_SECRET: SECRET, [name]: String(bad) });
+        expect(r.ok ? '' : r.error).toContain(name);
+      }
+    });
+  }
 });
