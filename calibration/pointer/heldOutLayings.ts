@@ -11,7 +11,7 @@ import { HELD_OUT_LAYINGS, LAYINGS } from '../people/layings/index.js';
 import { worstDetour } from '../people/steps.js';
 import { CAPTURES, openKernel } from '../samples.js';
 import { pct, wilson } from '../stats.js';
-import { acceptedEndToEnd, humanRates, layPeople, scoreAll, splitTraces, type Scored } from './evaluate.js';
+import { acceptedByScorer, acceptedEndToEnd, humanRates, layPeople, scoreAll, splitTraces, type Scored } from './evaluate.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dataArg = process.argv.indexOf('--data');
@@ -51,6 +51,8 @@ for (const laying of layings) {
     for (const [source, r] of Object.entries(rates.sources)) {
       console.log(`    ${source.padEnd(24)} traces ${Math.round(r.endToEnd.rate * r.endToEnd.n)}/${r.endToEnd.n} ${pct(r.endToEnd)}, replay ${pct(r.replay)}`);
     }
+    const unreplayed = scored.filter((s) => !s.replays);
+    console.log(`    of the ${unreplayed.length} traces replay refused, the scorer alone accepts ${unreplayed.filter((s) => acceptedByScorer(s, t)).length}`);
     const why = new Map<string, number>();
     for (const s of scored) if (!acceptedEndToEnd(s, t)) why.set(`${refusal(s)}, ${s.sample.source}`, (why.get(`${refusal(s)}, ${s.sample.source}`) ?? 0) + 1);
     for (const [reason, n] of [...why].sort((a, b) => b[1] - a[1])) console.log(`    refused: ${String(n).padStart(4)}  ${reason}`);
