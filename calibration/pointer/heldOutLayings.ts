@@ -1,5 +1,5 @@
 // `npm run calibrate:layings`: held-out people laid by each held-out laying (never fitted on),
-// measured end to end with the shipped table (v3, or SCORING_TABLE) with every point and at the
+// measured end to end with the shipped table (v3) with every point and at the
 // deployed widget's 33 ms throttle: acceptance per user and per study, and why /verify refused
 // the traces it refused (path replay, a scoring gate, or the score). `-- --all` measures the
 // fitted layings too, on the same people, for comparison; `-- --data FILE` reads the human data
