@@ -1,7 +1,7 @@
 // `npm run calibrate:layings`: held-out people laid by each held-out laying (never fitted on),
 // measured end to end with the shipped table (v3) with every point and at the
 // deployed widget's 33 ms throttle: acceptance per user and per study, and why /verify refused
-// the traces it refused (path replay, a scoring gate, or the score). `-- --all` measures the
+// the traces it refused, person by person (path replay, a scoring gate, or the score). `-- --all` measures the
 // fitted layings too, on the same people, for comparison; `-- --data FILE` reads the human data
 // from FILE instead of ../shared/data/human-dev.jsonl.
 import path from 'node:path';
@@ -54,7 +54,10 @@ for (const laying of layings) {
     const unreplayed = scored.filter((s) => !s.replays);
     console.log(`    of the ${unreplayed.length} traces replay refused, the scorer alone accepts ${unreplayed.filter((s) => acceptedByScorer(s, t)).length}`);
     const why = new Map<string, number>();
-    for (const s of scored) if (!acceptedEndToEnd(s, t)) why.set(`${refusal(s)}, ${s.sample.source}`, (why.get(`${refusal(s)}, ${s.sample.source}`) ?? 0) + 1);
+    for (const s of scored) {
+      const key = `${refusal(s)}, ${s.sample.user}`;
+      if (!acceptedEndToEnd(s, t)) why.set(key, (why.get(key) ?? 0) + 1);
+    }
     for (const [reason, n] of [...why].sort((a, b) => b[1] - a[1])) console.log(`    refused: ${String(n).padStart(4)}  ${reason}`);
   }
 }
