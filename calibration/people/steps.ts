@@ -49,3 +49,27 @@ export function openNeighbours(maze: Maze, a: Cell, b: Cell): boolean {
   const wall = dx === 1 ? WALL_E : dx === -1 ? WALL_W : dy === 1 ? WALL_S : WALL_N;
   return (maze.walls[a.y * maze.width + a.x]! & wall) === 0;
 }
+
+/**
+ * The most steps by which the route between two consecutive pointer events' cells exceeds how
+ * far apart the cells are (rows plus columns): path replay's bounded detour fills a jump up to 4
+ * over (kernel.md section 4, rule 3b). For traces laid on the solution of a perfect maze, whose
+ * route between two of its cells runs along it; events off the solution are not counted.
+ */
+export function worstDetour(kernel: Kernel, sample: Sample): number {
+  const maze = kernel.generateMaze(sample.maze);
+  const along = new Map(maze.solution.map((c, i) => [c.y * maze.width + c.x, i]));
+  let last: Cell | undefined;
+  let worst = 0;
+  for (const e of sample.events) {
+    if (e.type !== 'move' && e.type !== 'down') continue;
+    const c = kernel.mapEvent(maze, CELL, e.x, e.y, e.type)?.cell;
+    if (!c || !along.has(c.y * maze.width + c.x)) continue;
+    if (last) {
+      const route = Math.abs(along.get(c.y * maze.width + c.x)! - along.get(last.y * maze.width + last.x)!);
+      worst = Math.max(worst, route - Math.abs(c.x - last.x) - Math.abs(c.y - last.y));
+    }
+    last = c;
+  }
+  return worst;
+}

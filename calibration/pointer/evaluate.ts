@@ -2,7 +2,9 @@ import { packEvents } from '../../src/kernel/index.js';
 import { MemoryStore } from '../../src/store/MemoryStore.js';
 import { TraceFingerprints } from '../../src/core/scoring/TraceFingerprints.js';
 import { scoreSubmission } from '../../src/core/scoring/scoreSubmission.js';
-import type { ScoringTable } from '../../src/core/scoring/ScoringTable.js';
+import type { ScoredFeature, ScoringTable } from '../../src/core/scoring/ScoringTable.js';
+import { trippedGate } from '../../src/core/scoring/scoreFeatures.js';
+import type { ReasonCode } from '../../src/core/scoring/reasons/reasonCodes.js';
 import { composeTraces, isHeldOut, loadSegments, type HumanTrace } from '../people/humans.js';
 import { CELL } from '../people/mazePath.js';
 import { Rng } from '../random.js';
@@ -75,6 +77,9 @@ export interface Scored {
   replays: boolean;
   /** What /verify scores: null when replay rejects the trace (invalid_path) before scoring. */
   served: number | null;
+  /** Served below the threshold: the gate that refused it alone (if one did), and the reason codes /verify gives. */
+  gate?: ScoredFeature | undefined;
+  reasons: readonly ReasonCode[];
 }
 
 /**
@@ -92,8 +97,9 @@ export async function scoreAll(kernel: CalibrationKernel, table: ScoringTable, s
     const input = { maze: sample.maze, cellSize: CELL, events, rawEvents: sample.events, threshold };
     const r = await scoreSubmission({ kernel, table, fingerprints: scorerMemory }, input);
     const replays = kernel.replay(sample.maze, events, CELL, { kind: 'verify' }).valid;
-    const served = replays ? (await scoreSubmission({ kernel, table, fingerprints: serverMemory }, input)).score : null;
-    scored.push({ sample, score: r.score, duplicate: r.duplicate, replays, served });
+    const onServer = replays ? await scoreSubmission({ kernel, table, fingerprints: serverMemory }, input) : undefined;
+    const gate = onServer && trippedGate(onServer.model, { kernel: onServer.features });
+    scored.push({ sample, score: r.score, duplicate: r.duplicate, replays, served: onServer?.score ?? null, gate, reasons: onServer?.reasons ?? [] });
   }
   return scored;
 }

@@ -31,7 +31,7 @@ const REASONS = opt(
 );
 const METHOD = opt(
   Type.Union(SOLVE_METHODS.map((m) => Type.Literal(m)), {
-    description: 'How the server judged the solve: pointer, keyboard (people-first model) or keyboard_strict (strict model); absent in older tokens and test answers',
+    description: 'How the token was earned: pointer, keyboard (people-first model), keyboard_strict (strict model), privacy_pass (no maze) or passkey (a returning passkey: no maze, or a keyboard solve it let past a tightened keyboard door, then with input_type keyboard); absent in older tokens and test answers',
   }),
 );
 const CHALLENGE_TS = Type.String({ format: 'date-time' });

@@ -1,13 +1,17 @@
 /**
  * Two real Ariadne processes on two ports sharing one real redis-server: any node verifies what
- * the other issued, and nothing is redeemed twice across them.
+ * the other issued, nothing is redeemed twice across them, and a passkey's hourly rate is one.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Challenge } from '../../src/core/challenge/issueChallenge.js';
 import { type AriadneNode, postVerifyAfterTrace, startNode, traceTimePassed } from '../helpers/ariadneNode.js';
 import { buildSubmission, postJson } from '../helpers/client.js';
-import { challengesWithHumanTrace, hasHumans } from '../helpers/humanTraces.js';
+import { challengesWithHumanTrace, hasHumans, mazeOf } from '../helpers/humanTraces.js';
+import { scriptAtKeys } from '../helpers/keyboardSolves.js';
 import { type TestRedis, startRedis } from '../helpers/redisServer.js';
 import { testKernel } from '../helpers/server.js';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.js';
@@ -145,6 +149,46 @@ describe('shared rate limits', () => {
     for (const node of [a, b, a, b, a, b]) statuses.push((await postJson(node.at('/verify'), body)).status);
     // One token, three refusals of the used challenge, then the shared limit of 4 is reached.
     expect(statuses).toEqual([200, 400, 400, 400, 429, 429]);
+  });
+});
+
+describe('a passkey past a tightened keyboard door', () => {
+  it("spends one hourly rate over both nodes, shared with the passkey door's", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'ariadne-nodes-passkey-'));
+    const sitesFile = path.join(dir, 'sites.json');
+    const passkeys = { mode: 'preferred', rp_id: RP_ID, origins: [ORIGIN], without_maze: { per_hour: 2 } };
+    const site = { hostnames: ['shop.example.com'], secret: 'passkey-nodes-secret-0123456789abcdef', policy: { keyboard: { door: 'strict' }, passkeys } };
+    await writeFile(sitesFile, JSON.stringify({ sites: { 'site-a': site } }));
+    const [a, b] = await pair({ SITES_FILE: sitesFile, WEBAUTHN_MODE: 'preferred', WEBAUTHN_RP_ID: RP_ID, WEBAUTHN_ORIGIN: ORIGIN });
+    await rm(dir, { recursive: true, force: true });
+    // The rate's window is the clock's hour: do not start right before it turns.
+    const intoHour = Date.now() % 3_600_000;
+    if (intoHour > 3_570_000) await new Promise((r) => setTimeout(r, 3_600_000 - intoHour + 100));
+    const auth = new SoftAuthenticator('ES256', ORIGIN, RP_ID, true);
+    const opened = await postJson(a.at('/webauthn/register/options'), { site_key: 'site-a', stable_id: 'kim' }, { origin: ORIGIN });
+    const registered = await postJson(b.at('/webauthn/register/verify'), { session_id: opened.body.session_id, response: auth.register(opened.body.options) }, { origin: ORIGIN });
+    expect(registered.body).toEqual({ success: true, credential_id: auth.id });
+
+    // The door on A spends the first use of the hour.
+    const forDoor = await challenge(a, { stable_id: 'kim' });
+    const door = await postJson(a.at('/passkey'), { challenge_id: forDoor.id, site_key: 'site-a', session_id: 'd', stable_id: 'kim', webauthn: auth.assert(forDoor.webauthn_request_options!.challenge) }, { origin: ORIGIN });
+    expect(door.body).toMatchObject({ success: true });
+    // Keyboard solves on B then A, each with the passkey: the second use, then past the rate.
+    const kernel = await testKernel();
+    const solves = [];
+    for (const [i, node] of [b, a].entries()) {
+      const ch = await challenge(node, { stable_id: 'kim' });
+      const events = scriptAtKeys(kernel.generateMaze(mazeOf(ch)), 'uniform', 'random', i + 1);
+      const pow = kernel.solvePow(ch.pow_challenge, ch.pow_difficulty_keyboard, 0, 1 << 26);
+      solves.push({ node, ch, body: { ...buildSubmission(kernel, ch, { events, sessionId: `k${i}`, pow: { nonce: pow.nonce!, hash: pow.hash! } }), stable_id: 'kim' } });
+    }
+    const answers = [];
+    for (const { node, ch, body } of solves) {
+      answers.push(await postVerifyAfterTrace(node, ch, { ...body, webauthn: auth.assert(ch.webauthn_request_options!.challenge) }, { origin: ORIGIN }));
+    }
+    expect(answers.map((r) => r.status)).toEqual([200, 429]);
+    expect(JSON.parse(Buffer.from(String(answers[0]!.body.token).split('.')[1]!, 'base64url').toString())).toMatchObject({ method: 'passkey', input_type: 'keyboard' });
+    expect(answers[1]!.body).toMatchObject({ success: false, error_code: 'passkey_rate_exceeded' });
   });
 });
 

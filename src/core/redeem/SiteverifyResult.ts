@@ -35,7 +35,7 @@ export type SiteverifyResult =
       site_key: string;
       /** The input type /verify inferred from the events, for a site's own policy (absent in older tokens). */
       input_type?: InputType;
-      /** How the server judged the solve (pointer, keyboard, keyboard_strict; absent in older tokens). */
+      /** How the token was earned (token/solveMethod.ts; absent in older tokens). */
       method?: SolveMethod;
       /** The action of a reCAPTCHA v3 execute that made the token; absent for every other solve. */
       action?: string;

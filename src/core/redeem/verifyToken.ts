@@ -34,7 +34,7 @@ export interface VerifyTokenResult {
   score: number;
   /** When valid: the input type /verify inferred from the events (mouse, touch, pen, keyboard), for a site's own policy. */
   inputType?: InputType;
-  /** When valid: how the server judged the solve (pointer, keyboard, keyboard_strict; absent in older tokens). */
+  /** When valid: how the token was earned (token/solveMethod.ts; absent in older tokens). */
   method?: SolveMethod;
   /** When valid and the score was under the threshold in shadow mode: why, strongest first (at most 3). */
   reasons?: ReasonCode[];
