@@ -18,6 +18,9 @@ const MAX_COUNT = 5_000;
 const EVENTS = 2_000;
 /** Heap growth allowed for everything but the traces: far below the ~120 MB the flood carries. */
 const HEAP_SLACK_MB = 48;
+const HEAP_BOUND_MB = MAX_BYTES / 2 ** 20 + HEAP_SLACK_MB;
+/** How long the idle server's heap is watched for a collection after the flood. */
+const SETTLE_MS = 20_000;
 
 let node: AriadneNode;
 let cookie: string;
@@ -81,7 +84,15 @@ describe(`sampling every /verify under load (${FLOOD} large submissions and the 
         }),
       );
     }
-    const after = await heapMb();
+    // Heap in use counts garbage no collection has reached yet, and how much depends on how busy the
+    // machine is (the collector's threads share the cores): what stays once the server is idle is
+    // what it kept. V8 collects an idle heap within seconds; a server that kept what went through
+    // stays above the bound however long it idles.
+    let after = await heapMb();
+    for (const end = Date.now() + SETTLE_MS; after - before >= HEAP_BOUND_MB && Date.now() < end; ) {
+      await new Promise((r) => setTimeout(r, 500));
+      after = Math.min(after, await heapMb());
+    }
 
     const res = await fetch(node.at('/dashboard/traces.jsonl'), { headers: { cookie } });
     const text = await res.text();
@@ -94,6 +105,6 @@ describe(`sampling every /verify under load (${FLOOD} large submissions and the 
     const newest = JSON.parse(lines.at(-1)!).events[0].x as number;
     expect(Array.from({ length: 8 }, (_, k) => (FLOOD - 8 + k) % 320)).toContain(newest);
     console.log(`trace sampling: ${FLOOD} large submissions, ${lines.length} traces kept (${Buffer.byteLength(text)} B); heap ${before.toFixed(1)} MB before, ${after.toFixed(1)} MB after`);
-    expect(after - before).toBeLessThan(MAX_BYTES / 2 ** 20 + HEAP_SLACK_MB);
+    expect(after - before).toBeLessThan(HEAP_BOUND_MB);
   });
 });
