@@ -11,7 +11,7 @@ import { parseJson } from './parseJson.js';
 import { peerAddress } from './peerAddress.js';
 import { readBody } from './readBody.js';
 import { type Reply, writeReply } from './reply.js';
-import { type GetRoute, type PostRoute, type RequestInfo, plainFailure } from './route.js';
+import { type GetRequest, type GetRoute, type PostRoute, type RequestInfo, plainFailure } from './route.js';
 import { schemaError } from './schemas.js';
 
 type Handler = (res: HttpResponse, req: HttpRequest) => void;
@@ -151,13 +151,18 @@ export function requestPipeline(ctx: CoreContext, metrics: Metrics): RequestPipe
     return (res, req) => {
       const origin = req.getHeader('origin');
       const cors = corsHeaders(config.corsOrigins, origin);
-      const host = req.getHeader('host');
-      // A browser sends no Origin with a same-origin GET (only with a cross-origin one): the page is
-      // then on the host it asked, as Sec-Fetch-Site says; only the hostname is read from it.
-      const pageOrigin = origin === '' && req.getHeader('sec-fetch-site') === 'same-origin' && host !== '' ? `https://${host}` : origin;
-      const about = request ? { query: req.getQuery() ?? '', host, origin: pageOrigin, address: peerAddress(res, req, config.trustProxy) } : undefined;
+      const about = request ? aboutRequest(res, req, origin) : undefined;
       settleWith(track(res, m, path, cors), answer(req.getHeader('authorization'), about), path, plainFailure);
     };
+  }
+
+  /** What a GET route that asks for it learns of its request (GetRoute.request). */
+  function aboutRequest(res: HttpResponse, req: HttpRequest, origin: string): GetRequest {
+    const host = req.getHeader('host');
+    // A browser sends no Origin with a same-origin GET (only with a cross-origin one): the page is
+    // then on the host it asked, as Sec-Fetch-Site says; only the hostname is read from it.
+    const pageOrigin = origin === '' && req.getHeader('sec-fetch-site') === 'same-origin' && host !== '' ? `https://${host}` : origin;
+    return { query: req.getQuery() ?? '', host, origin: pageOrigin, address: peerAddress(res, req, config.trustProxy) };
   }
 
   return {

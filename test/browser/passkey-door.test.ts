@@ -9,7 +9,7 @@ import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './helpers/axe.js';
 import { findChromium } from './helpers/browser.js';
-import { dragAlong, nextWidgetError, readyChallenge, solutionOf, statusText, tabTo, widgetOutcome, widgetSession } from './helpers/maze.js';
+import { dragAlong, nextWidgetError, readyChallenge, siteverify, solutionOf, statusText, tabTo, widgetOutcome, widgetSession } from './helpers/maze.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
 
 const SECRET = 'passkey-door-secret-0123456789abcdef';
@@ -35,14 +35,7 @@ describe.skipIf(!findChromium())('the passkey door in Chromium', { timeout: 120_
     },
   });
 
-  const redeem = async (token: string, session: string) => {
-    const res = await fetch(`${live.server.url}/siteverify`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token, session_id: session, secret: SECRET }),
-    });
-    return (await res.json()) as Record<string, unknown>;
-  };
+  const redeem = (token: string, session: string) => siteverify(live.server.url, token, session, SECRET);
 
   async function openPage(): Promise<{ page: Page; cdp: CDPSession; authenticatorId: string }> {
     const page = await live.browser.context.newPage();

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestIssuer, testIssuer } from '../helpers/privacyPassIssuer.js';
 import { axeViolations } from './helpers/axe.js';
 import { findChromium } from './helpers/browser.js';
-import { dragAlong, keyAlong, readyChallenge, solutionOf, statusText, tabTo, widgetOutcome, widgetSession } from './helpers/maze.js';
+import { dragAlong, keyAlong, readyChallenge, siteverify, solutionOf, statusText, tabTo, widgetOutcome, widgetSession } from './helpers/maze.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
 
 const SECRET = 'passkey-keyboard-secret-0123456789ab';
@@ -43,14 +43,7 @@ describe.skipIf(!findChromium())('a keyboard person with a passkey in a surge, i
     },
   });
 
-  const redeem = async (token: string, session: string) => {
-    const res = await fetch(`${live.server.url}/siteverify`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token, session_id: session, secret: SECRET }),
-    });
-    return (await res.json()) as Record<string, unknown>;
-  };
+  const redeem = (token: string, session: string) => siteverify(live.server.url, token, session, SECRET);
   const show = (page: Page) => readyChallenge(page, () => page.evaluate(() => (window as unknown as { show(): void }).show()));
 
   it('offers the passkey first, and a maze walked by keyboard alone passes with it at the usual check', async () => {

@@ -13,6 +13,7 @@ import { openFileCredentialStore } from '../../src/store/credentials/FileCredent
 import { postJson } from '../helpers/client.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { secretOf, sitesSnapshot } from '../helpers/sites.js';
+import { registerPasskey } from '../helpers/registerPasskey.js';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.js';
 
 const ORIGIN = 'https://shop.example.com';
@@ -43,13 +44,7 @@ afterAll(async () => {
 
 const post = (route: string, body: unknown) => postJson(server.at(route), body, { origin: ORIGIN });
 
-async function register(siteKey: string, stableId: string): Promise<SoftAuthenticator> {
-  const auth = new SoftAuthenticator('ES256', ORIGIN, RP_ID, true);
-  const opened = await post('/webauthn/register/options', { site_key: siteKey, stable_id: stableId });
-  const done = await post('/webauthn/register/verify', { session_id: opened.body.session_id, response: auth.register(opened.body.options) });
-  expect(done.body).toEqual({ success: true, credential_id: auth.id });
-  return auth;
-}
+const register = (siteKey: string, stableId: string) => registerPasskey(server.at, { origin: ORIGIN, rpId: RP_ID }, siteKey, stableId);
 
 async function challenge(siteKey: string, stableId: string) {
   const r = await post('/challenge', { site_key: siteKey, stable_id: stableId });

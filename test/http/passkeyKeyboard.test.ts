@@ -20,6 +20,7 @@ import { personFor, scriptFor } from '../helpers/keyboardSolvesFor.js';
 import { testIssuer } from '../helpers/privacyPassIssuer.js';
 import { type TestServer, startTestServer, testKernel } from '../helpers/server.js';
 import { secretOf } from '../helpers/sites.js';
+import { registerPasskey } from '../helpers/registerPasskey.js';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.js';
 
 const ORIGIN = 'https://shop.example.com';
@@ -57,13 +58,7 @@ afterAll(async () => {
 const post = (route: string, body: unknown) => postJson(server.at(route), body, { origin: ORIGIN });
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8'));
 
-async function register(siteKey: string, stableId: string): Promise<SoftAuthenticator> {
-  const auth = new SoftAuthenticator('ES256', ORIGIN, RP_ID, true);
-  const opened = await post('/webauthn/register/options', { site_key: siteKey, stable_id: stableId });
-  const done = await post('/webauthn/register/verify', { session_id: opened.body.session_id, response: auth.register(opened.body.options) });
-  expect(done.body).toEqual({ success: true, credential_id: auth.id });
-  return auth;
-}
+const register = (siteKey: string, stableId: string) => registerPasskey(server.at, { origin: ORIGIN, rpId: RP_ID }, siteKey, stableId);
 
 async function challenge(siteKey: string, stableId: string): Promise<Challenge> {
   const r = await post('/challenge', { site_key: siteKey, stable_id: stableId });

@@ -50,7 +50,9 @@ interface Watch {
  * them READS_PER_MINUTE times a minute, and on each token it counts, and keeps its own view of
  * each site's surge state (nextSurge) and baseline (learnBaseline; a snapshot is kept in the store
  * every hour, which a node starting reads). A client's keyboard tokens are counted per hour.
- * Counting never delays or fails a request: a store that does not answer leaves the view as it was.
+ * Counting never fails a request: a store that does not answer leaves the view as it was. /verify
+ * awaits it (one batched store increment per token, two for a keyboard pass), so that a client's
+ * next solve meets the count of its last.
  * `minuteMs` is the budget's minute (KEYBOARD_BUDGET_MINUTE_MS: 60 s, shorter only to compress
  * time in a bench); `now` is the clock (injectable for tests).
  */

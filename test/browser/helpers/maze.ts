@@ -159,12 +159,12 @@ export function nextWidgetError(page: Page): Promise<string> {
   );
 }
 
-/** Redeems a token over /siteverify, as a site's backend would. */
-export async function siteverify(baseUrl: string, token: string, sessionId: string): Promise<Record<string, unknown>> {
+/** Redeems a token over /siteverify, as a site's backend would (with its secret, on a server with a sites file). */
+export async function siteverify(baseUrl: string, token: string, sessionId: string, secret?: string): Promise<Record<string, unknown>> {
   const res = await fetch(`${baseUrl}/siteverify`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token, session_id: sessionId }),
+    body: JSON.stringify({ token, session_id: sessionId, ...(secret === undefined ? {} : { secret }) }),
   });
   return (await res.json()) as Record<string, unknown>;
 }
