@@ -159,7 +159,7 @@ export const NUMBER_VARIABLES = {
 
 export type NumberVariableName = keyof typeof NUMBER_VARIABLES;
 
-/** Defaults of the variables that are not numbers, as documented in docs/operating.md (Configuration). */
+/** Defaults of the variables that are not numbers; docs/operating.md (Configuration) is checked against them (test/config.test.ts, "every variable Ariadne reads"). */
 const TEXT_DEFAULTS = {
   HOST: '127.0.0.1',
   CORS_ORIGINS: '*',

@@ -379,3 +379,60 @@ describe('every numeric variable', () => {
     });
   }
 });
+
+describe('every variable Ariadne reads', () => {
+  // The Configuration table of docs/operating.md is the one list an operator reads: each variable
+  // start-up reads has a row there, each row names a variable start-up reads, and the rows of the
+  // variables that are not numbers (those are checked above) give their default.
+  const section = readFileSync(new URL('../docs/operating.md', import.meta.url), 'utf8').split('\n## ')[1] ?? '';
+  const rows = section
+    .split('\n')
+    .filter((line) => /^\| `[A-Z_]+`/.test(line))
+    .map((line) => {
+      const [names = '', def = ''] = line.split('|').slice(1).map((cell) => cell.trim());
+      return { names: [...names.matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]!), def };
+    });
+  const documented = new Set(rows.flatMap((r) => r.names));
+
+  /** The names loadConfig looks up in `env`, whatever it does with them. */
+  const readBy = (env: Record<string, string>): Set<string> => {
+    const names = new Set<string>();
+    const recording = new Proxy(env, {
+      get: (target, name) => {
+        if (typeof name === 'string') names.add(name);
+        return target[name as string];
+      },
+      has: (target, name) => {
+        if (typeof name === 'string') names.add(name);
+        return name in target;
+      },
+    });
+    const r = loadConfig(recording);
+    expect(r.ok ? '' : r.error).toBe('');
+    return names;
+  };
+  // One configuration per branch of start-up that reads variables the others do not.
+  const configurations: Record<string, string>[] = [
+    { SIGNING_SECRET: SECRET },
+    { SIGNING_SECRET: SECRET, STORE: 'redis', REDIS_URL: 'redis://127.0.0.1:6379', REDIS_PASSWORD: 'p' },
+    { SIGNING_SECRET: SECRET, STORE: 'redis', REDIS_SENTINELS: '127.0.0.1:26379', REDIS_SENTINEL_NAME: 'primary' },
+    { SIGNING_SECRET: SECRET, STORE: 'redis', REDIS_CLUSTER: '127.0.0.1:7000' },
+    { SIGNING_SECRET: SECRET, WEBAUTHN_MODE: 'preferred', WEBAUTHN_RP_ID: 'example.com', WEBAUTHN_ORIGIN: 'https://example.com' },
+  ];
+  const read = new Set(configurations.flatMap((env) => [...readBy(env)]));
+
+  it('each one start-up reads has a row in the Configuration table', () => {
+    const undocumented = [...read].filter((name) => !documented.has(name) && name !== 'NODE_ENV');
+    expect(undocumented).toEqual([]);
+  });
+
+  it('each row names a variable start-up reads', () => {
+    expect([...documented].filter((name) => !read.has(name))).toEqual([]);
+  });
+
+  const texts = Object.entries(DEFAULTS).filter(([name]) => !(name in NUMBER_VARIABLES));
+  it.each(texts)('%s: documented with its default %s', (name, def) => {
+    const own = rows.find((r) => r.names.includes(name));
+    expect(own?.def.replaceAll('`', '')).toBe(String(def));
+  });
+});
