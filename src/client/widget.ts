@@ -12,6 +12,7 @@ import { powProgress, type PowFound } from './powSearch.js';
 import { probeLabel, probeLayer } from './probeView.js';
 import { createSigner, signedText, type Signer } from './signer.js';
 import { fill, mergeTexts, type Texts } from './texts.js';
+import { announce } from './keyboardAnnouncement.js';
 import { withKeyboardDoorNotice } from './keyboardDoorNotice.js';
 import { MOVES, Trace, wallsAt, type MoveKey } from './trace.js';
 import { inferInputType } from '../core/scoring/inferInputType.js';
@@ -321,7 +322,7 @@ export class Widget {
     if (!this.cursor) {
       this.cursor = r.trace.last ?? r.maze.start;
       this.recordKey('keydown', key, this.cursor, e.timeStamp);
-      this.setStatus(r.trace.last ? this.position(this.cursor) : `${this.texts.keyboardStarted} ${this.openText(this.cursor)}`);
+      this.setStatus(announce(this.texts, r.maze, this.cursor, r.trace.last ? 'position' : 'started'));
       if (!isMove) return;
     } else if (!isMove) {
       this.setStatus(this.position(this.cursor));
@@ -331,7 +332,7 @@ export class Widget {
     const from = this.cursor;
     if (wallsAt(r.maze, from) & m.wall) {
       this.recordKey('keydown', key, from, e.timeStamp);
-      this.setStatus(fill(this.texts.keyboardWall, { open: this.openText(from) }));
+      this.setStatus(announce(this.texts, r.maze, from, 'wall'));
       return;
     }
     this.cursor = { x: from.x + m.dx, y: from.y + m.dy };
@@ -365,15 +366,7 @@ export class Widget {
   }
 
   private position(c: Cell): string {
-    return fill(this.texts.keyboardPosition, { row: c.y + 1, col: c.x + 1, open: this.openText(c) });
-  }
-
-  private openText(c: Cell): string {
-    const walls = wallsAt(this.round!.maze, c);
-    const open = Object.values(MOVES)
-      .filter((m) => !(walls & m.wall))
-      .map((m) => this.texts.directions[m.name]);
-    return open.length ? open.join(', ') : this.texts.none;
+    return announce(this.texts, this.round!.maze, c, 'position');
   }
 
   // --- probes ------------------------------------------------------------------------------
