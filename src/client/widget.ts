@@ -1,20 +1,21 @@
 // The widget's life: fetch a challenge, draw its maze with the kernel, record the trace while
 // the proof of work runs in a worker, handle probes and passkeys, sign, submit, and put the
 // token in the form. Every async step checks it still belongs to the current challenge.
-import type { Cell, Kernel, MappedPoint, Maze, RawEvent } from '../kernel/types.js';
+import type { Cell, Kernel, Maze, RawEvent } from '../kernel/types.js';
 import { Api, type Challenge, type Probe } from './api.js';
 import { drawScene, sizeCanvas } from './draw.js';
-import { mazeFractionOfCentre, surfaceOf, type Surface } from './geometry.js';
+import { surfaceOf } from './geometry.js';
 import { compileKernel, instantiateKernel } from './kernel.js';
 import { assertPasskey, passkeysAvailable } from './passkey.js';
 import { PowSolver } from './pow.js';
+import { Recording, type Recorded } from './recording.js';
 import { powProgress, type PowFound } from './powSearch.js';
 import { probeLabel, probeLayer } from './probeView.js';
 import { createSigner, signedText, type Signer } from './signer.js';
 import { fill, mergeTexts, type Texts } from './texts.js';
 import { announce } from './keyboardAnnouncement.js';
 import { withKeyboardDoorNotice } from './keyboardDoorNotice.js';
-import { MOVES, Trace, wallsAt, type MoveKey } from './trace.js';
+import { MOVES, wallsAt, type MoveKey } from './trace.js';
 import { inferInputType } from '../core/scoring/inferInputType.js';
 import { buildView, type View } from './view.js';
 
@@ -40,33 +41,20 @@ export interface WidgetEvents {
   state(state: WidgetState): void;
 }
 
-/** Past this many events, moves inside the current cell are no longer recorded. */
-const EVENT_CAP = 2000;
 /** Session tokens live 60 s (interface.md); the field is cleared a little before. */
 export const TOKEN_LIFETIME_MS = 55_000;
 /** A fresh challenge is fetched this long before the current one expires. */
 const EXPIRY_MARGIN_MS = 1_500;
-const TRAIL = 80;
-
-const round = (v: number, digits: number): number => {
-  const f = 10 ** digits;
-  return Math.round(v * f) / f;
-};
-const same = (a: Cell, b: Cell): boolean => a.x === b.x && a.y === b.y;
 
 interface Round {
   challenge: Challenge;
-  maze: Maze;
-  surface: Surface;
-  trace: Trace;
-  t0: number;
+  recording: Recording;
   /** Proofs for a pointer solve and for a keyboard solve (which needs more bits), one search. */
   pow: Record<'pointer' | 'keyboard', Promise<PowFound | null>>;
   /** Which of them have been found. */
   powDone: Record<'pointer' | 'keyboard', boolean>;
   probes: Probe[];
   completionTokens: string[];
-  trail: { x: number; y: number }[];
 }
 
 export class Widget {
@@ -176,15 +164,11 @@ export class Widget {
     });
     const round: Round = {
       challenge: c,
-      maze,
-      surface,
-      trace: new Trace(maze, surface, this.kernel.kernel),
-      t0: performance.now(),
+      recording: new Recording(maze, surface, this.kernel.kernel, performance.now()),
       pow: { pointer: pointerPow!, keyboard: keyboardPow! },
       powDone: { pointer: false, keyboard: false },
       probes: [...(c.probes ?? [])],
       completionTokens: [],
-      trail: [],
     };
     void round.pow.pointer.then((found) => {
       if (found && gen === this.generation) {
@@ -294,17 +278,8 @@ export class Widget {
   }
 
   private recordPointer(type: 'down' | 'move' | 'up', e: PointerEvent, coalesced: number, rect: DOMRect): void {
-    const r = this.round!;
-    if (rect.width === 0 || rect.height === 0) return;
-    const x = round((e.clientX - rect.left) / rect.width, 5);
-    const y = round((e.clientY - rect.top) / rect.height, 5);
-    const point = this.kernel!.kernel.mapEvent(r.maze, r.surface.cell, x, y, type);
-    if (type === 'move' && r.trace.events.length >= EVENT_CAP && point && r.trace.last && same(point.cell, r.trace.last)) return;
-    const pointerType = e.pointerType === 'touch' || e.pointerType === 'pen' ? e.pointerType : 'mouse';
-    const event: RawEvent = { x, y, t: round(e.timeStamp - r.t0, 1), type, pointer_type: pointerType, coalesced_count: coalesced };
-    r.trail.push({ x: x * r.surface.width, y: y * r.surface.height });
-    if (r.trail.length > TRAIL) r.trail.shift();
-    this.record(event, point);
+    const got = this.round!.recording.pointer(type, e, coalesced, rect);
+    if (got) this.record(got);
   }
 
   private onKey(e: KeyboardEvent, type: 'keydown' | 'keyup'): void {
@@ -320,9 +295,9 @@ export class Widget {
       return;
     }
     if (!this.cursor) {
-      this.cursor = r.trace.last ?? r.maze.start;
+      this.cursor = r.recording.trace.last ?? r.recording.maze.start;
       this.recordKey('keydown', key, this.cursor, e.timeStamp);
-      this.setStatus(announce(this.texts, r.maze, this.cursor, r.trace.last ? 'position' : 'started'));
+      this.setStatus(announce(this.texts, r.recording.maze, this.cursor, r.recording.trace.last ? 'position' : 'started'));
       if (!isMove) return;
     } else if (!isMove) {
       this.setStatus(this.position(this.cursor));
@@ -330,9 +305,9 @@ export class Widget {
     }
     const m = MOVES[key as MoveKey];
     const from = this.cursor;
-    if (wallsAt(r.maze, from) & m.wall) {
+    if (wallsAt(r.recording.maze, from) & m.wall) {
       this.recordKey('keydown', key, from, e.timeStamp);
-      this.setStatus(announce(this.texts, r.maze, from, 'wall'));
+      this.setStatus(announce(this.texts, r.recording.maze, from, 'wall'));
       return;
     }
     this.cursor = { x: from.x + m.dx, y: from.y + m.dy };
@@ -341,18 +316,15 @@ export class Widget {
   }
 
   private recordKey(type: 'keydown' | 'keyup', key: string, at: Cell, timeStamp: number): void {
-    const r = this.round!;
-    const f = mazeFractionOfCentre(r.surface, at);
-    const event: RawEvent = { x: round(f.x, 6), y: round(f.y, 6), t: round(timeStamp - r.t0, 1), type, key };
-    this.record(event, this.kernel!.kernel.mapEvent(r.maze, r.surface.cell, event.x, event.y, type));
+    this.record(this.round!.recording.key(type, key, at, timeStamp));
   }
 
-  private record(event: RawEvent, point: MappedPoint | null): void {
+  private record({ event, kind }: Recorded): void {
     const r = this.round!;
-    const kind = r.trace.add(event, point);
+    const { trace } = r.recording;
     this.redraw();
     if (kind !== 'step') return;
-    if (this.cursor && r.trace.last) this.cursor = r.trace.last;
+    if (this.cursor && trace.last) this.cursor = trace.last;
     if (this.state === 'ready') {
       this.setState('tracing');
       if (event.type !== 'keydown') this.setStatus(this.texts.tracing);
@@ -360,13 +332,13 @@ export class Widget {
     const probe = r.probes[0];
     // A fast stroke may cross the trigger cell between two events: the prefix then ends on a
     // point of that stroke inside it.
-    const prefix = probe ? r.trace.prefixTo(probe.trigger_cell) : null;
+    const prefix = probe ? trace.prefixTo(probe.trigger_cell) : null;
     if (probe && prefix) return void this.runProbe(probe, prefix);
-    if (r.trace.atExit) void this.submit();
+    if (trace.atExit) void this.submit();
   }
 
   private position(c: Cell): string {
-    return announce(this.texts, this.round!.maze, c, 'position');
+    return announce(this.texts, this.round!.recording.maze, c, 'position');
   }
 
   // --- probes ------------------------------------------------------------------------------
@@ -389,7 +361,7 @@ export class Widget {
     if (!armed.ok) return this.fail(armed.code);
     const names = { colors: this.texts.colors, shapes: this.texts.shapes };
     const instruction = fill(this.texts.probeInstruction, { label: probeLabel(probe, probe.target_color, names) });
-    const layer = probeLayer(probe, r.surface, instruction, names, (cell) => void tap(cell));
+    const layer = probeLayer(probe, r.recording.surface, instruction, names, (cell) => void tap(cell));
     const tap = async (cell: { x: number; y: number }) => {
       for (const b of layer.querySelectorAll('button')) b.disabled = true;
       const done = await this.api.completeProbe({
@@ -438,10 +410,10 @@ export class Widget {
     this.releasePointer();
     this.clearTimer();
     const kernel = this.kernel!.kernel;
-    const replay = kernel.replay(r.maze, kernel.packEvents(r.trace.events), r.surface.cell, { kind: 'verify' });
+    const replay = kernel.replay(r.recording.maze, kernel.packEvents(r.recording.trace.events), r.recording.surface.cell, { kind: 'verify' });
     if (!replay.valid) return this.fail('invalid_path');
     // The server infers the input type from the events, and a keyboard solve needs more bits.
-    const events = r.trace.events;
+    const events = r.recording.trace.events;
     const inputType = inferInputType(events);
     const kind = inputType === 'keyboard' ? 'keyboard' : 'pointer';
     if (!r.powDone[kind]) this.setStatus(this.texts.working);
@@ -469,7 +441,7 @@ export class Widget {
       public_key: signer.publicKey,
       signature,
       timestamp: Date.now(),
-      cell_size: r.surface.cell,
+      cell_size: r.recording.surface.cell,
       input_type: inputType === 'pen' ? 'touch' : inputType,
       ...(this.options.stableId ? { stable_id: this.options.stableId } : {}),
       ...(this.options.action !== undefined ? { action: this.options.action } : {}),
@@ -588,10 +560,10 @@ export class Widget {
       const r = this.round;
       if (!r || !this.ctx) return;
       drawScene(this.ctx, {
-        maze: r.maze,
-        surface: r.surface,
-        route: r.trace.route,
-        trail: r.trail,
+        maze: r.recording.maze,
+        surface: r.recording.surface,
+        route: r.recording.trace.route,
+        trail: r.recording.trail,
         cursor: this.cursor,
         done: this.state === 'verified',
         strip: this.texts.strip,
