@@ -3,7 +3,8 @@
 // token in the form. Every async step checks it still belongs to the current challenge.
 import type { Cell, Kernel, Maze, RawEvent } from '../kernel/types.js';
 import { Api, type Challenge, type Probe } from './api.js';
-import { drawScene, sizeCanvas } from './draw.js';
+import { Display } from './display.js';
+import type { Scene } from './draw.js';
 import { surfaceOf } from './geometry.js';
 import { compileKernel, instantiateKernel } from './kernel.js';
 import { assertPasskey, passkeysAvailable } from './passkey.js';
@@ -59,6 +60,7 @@ interface Round {
 
 export class Widget {
   readonly view: View;
+  private readonly display: Display;
   private texts: Texts;
   private readonly api: Api;
   private readonly solver: PowSolver;
@@ -67,11 +69,9 @@ export class Widget {
   private round: Round | null = null;
   private generation = 0;
   private state: WidgetState = 'loading';
-  private ctx: CanvasRenderingContext2D | null = null;
   private pointerId: number | null = null;
   private cursor: Cell | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private frame = 0;
   private probeLayerEl: HTMLElement | null = null;
   private readonly cleanup: (() => void)[] = [];
 
@@ -84,7 +84,8 @@ export class Widget {
     this.api = new Api(options.apiUrl);
     this.solver = new PowSolver(`${options.assetsUrl}ariadne-worker.js`);
     this.view = buildView(host);
-    this.applyTexts();
+    this.display = new Display(this.view, () => this.scene());
+    this.display.label(this.texts);
     this.listen();
   }
 
@@ -94,8 +95,8 @@ export class Widget {
 
   setTexts(texts: Partial<Texts> | undefined): void {
     this.texts = mergeTexts(texts);
-    this.applyTexts();
-    this.redraw();
+    this.display.label(this.texts);
+    this.display.redraw();
   }
 
   /** Fetches a fresh challenge and starts over; `notice` replaces the ready text once loaded. */
@@ -108,11 +109,11 @@ export class Widget {
     this.cursor = null;
     this.pointerId = null;
     this.setState('loading');
-    this.setStatus(this.texts.loading);
-    this.setBar(0);
+    this.display.say(this.texts.loading);
+    this.display.bar(0, this.texts);
     this.view.retry.hidden = true;
     this.view.door.hidden = true;
-    this.showPuzzle(true);
+    this.display.showPuzzle(true);
     if (!window.isSecureContext || !crypto.subtle) return this.fail('insecure_context');
     try {
       this.signer ??= createSigner();
@@ -140,7 +141,7 @@ export class Widget {
     let prefix = '';
     if (c.privacy_pass === true) {
       // The Privacy Pass door first; the maze at once when the browser does not answer.
-      this.setStatus(this.texts.privacyPass);
+      this.display.say(this.texts.privacyPass);
       const door = await this.api.privacyPass({ challenge_id: c.id, site_key: c.site_key, session_id: this.options.sessionId });
       if (gen !== this.generation) return;
       if (door.ok) {
@@ -160,7 +161,7 @@ export class Widget {
     const keyboardDifficulty = Math.max(c.pow_difficulty, c.pow_difficulty_keyboard ?? c.pow_difficulty);
     // The search goes on past the base difficulty to the keyboard one while the person traces.
     const [pointerPow, keyboardPow] = this.solver.solve(this.kernel.module, c.pow_challenge, [c.pow_difficulty, keyboardDifficulty], (tried) => {
-      if (gen === this.generation) this.setBar(powProgress(tried, c.pow_difficulty));
+      if (gen === this.generation) this.display.bar(powProgress(tried, c.pow_difficulty), this.texts);
     });
     const round: Round = {
       challenge: c,
@@ -173,22 +174,22 @@ export class Widget {
     void round.pow.pointer.then((found) => {
       if (found && gen === this.generation) {
         round.powDone.pointer = true;
-        this.setBar(1);
+        this.display.bar(1, this.texts);
       }
     });
     void round.pow.keyboard.then((found) => {
       round.powDone.keyboard = found !== null;
     });
     this.round = round;
-    this.ctx = sizeCanvas(this.view.canvas, surface);
-    this.redraw();
+    this.display.size(surface);
+    this.display.redraw();
     this.setState('ready');
     const door = c.passkey_door === true && c.webauthn_request_options !== undefined && !!this.options.stableId;
     this.view.door.hidden = !door;
     // Where the keyboard door is tightened the passkey is said first: the door that needs no maze.
     const tightened = c.keyboard_door !== undefined && c.keyboard_door !== 'people_first';
     const ready = door && tightened ? this.texts.passkeyDoorFirst : withKeyboardDoorNotice(door ? this.texts.passkeyDoorOffered : this.texts.ready, c.keyboard_door);
-    this.setStatus(notice ?? prefix + ready);
+    this.display.say(notice ?? prefix + ready);
     const ttl = c.expires_at - c.created_at;
     if (Number.isFinite(ttl) && ttl > EXPIRY_MARGIN_MS) {
       this.timer = setTimeout(() => this.lifeEnds(), ttl - EXPIRY_MARGIN_MS);
@@ -198,7 +199,7 @@ export class Widget {
   /** Shown instead of a puzzle when a required setting (like site-key) is missing. */
   showMisconfigured(setting: string): void {
     this.setState('error');
-    this.setStatus(`${this.texts.errors.misconfigured ?? this.texts.errors.default}: ${setting}`, 'error');
+    this.display.say(`${this.texts.errors.misconfigured ?? this.texts.errors.default}: ${setting}`, 'error');
     this.emit.error('misconfigured');
   }
 
@@ -207,7 +208,7 @@ export class Widget {
     this.clearTimer();
     this.solver.destroy();
     for (const off of this.cleanup.splice(0)) off();
-    cancelAnimationFrame(this.frame);
+    this.display.stop();
   }
 
   // --- input -------------------------------------------------------------------------------
@@ -258,10 +259,10 @@ export class Widget {
     const options = r?.challenge.webauthn_request_options;
     if (!r || !options || !this.options.stableId || !this.accepting()) return;
     const gen = this.generation;
-    this.setStatus(this.texts.passkey);
+    this.display.say(this.texts.passkey);
     const webauthn = await assertPasskey(options);
     if (gen !== this.generation) return;
-    if (!webauthn) return this.setStatus(this.texts.passkeyDoorDeclined);
+    if (!webauthn) return this.display.say(this.texts.passkeyDoorDeclined);
     const c = r.challenge;
     const got = await this.api.passkeyDoor({ challenge_id: c.id, site_key: c.site_key, session_id: this.options.sessionId, stable_id: this.options.stableId, webauthn });
     if (gen !== this.generation) return;
@@ -297,22 +298,22 @@ export class Widget {
     if (!this.cursor) {
       this.cursor = r.recording.trace.last ?? r.recording.maze.start;
       this.recordKey('keydown', key, this.cursor, e.timeStamp);
-      this.setStatus(announce(this.texts, r.recording.maze, this.cursor, r.recording.trace.last ? 'position' : 'started'));
+      this.display.say(announce(this.texts, r.recording.maze, this.cursor, r.recording.trace.last ? 'position' : 'started'));
       if (!isMove) return;
     } else if (!isMove) {
-      this.setStatus(this.position(this.cursor));
+      this.display.say(this.position(this.cursor));
       return;
     }
     const m = MOVES[key as MoveKey];
     const from = this.cursor;
     if (wallsAt(r.recording.maze, from) & m.wall) {
       this.recordKey('keydown', key, from, e.timeStamp);
-      this.setStatus(announce(this.texts, r.recording.maze, from, 'wall'));
+      this.display.say(announce(this.texts, r.recording.maze, from, 'wall'));
       return;
     }
     this.cursor = { x: from.x + m.dx, y: from.y + m.dy };
     this.recordKey('keydown', key, this.cursor, e.timeStamp);
-    if (this.accepting()) this.setStatus(this.position(this.cursor));
+    if (this.accepting()) this.display.say(this.position(this.cursor));
   }
 
   private recordKey(type: 'keydown' | 'keyup', key: string, at: Cell, timeStamp: number): void {
@@ -322,12 +323,12 @@ export class Widget {
   private record({ event, kind }: Recorded): void {
     const r = this.round!;
     const { trace } = r.recording;
-    this.redraw();
+    this.display.redraw();
     if (kind !== 'step') return;
     if (this.cursor && trace.last) this.cursor = trace.last;
     if (this.state === 'ready') {
       this.setState('tracing');
-      if (event.type !== 'keydown') this.setStatus(this.texts.tracing);
+      if (event.type !== 'keydown') this.display.say(this.texts.tracing);
     }
     const probe = r.probes[0];
     // A fast stroke may cross the trigger cell between two events: the prefix then ends on a
@@ -349,7 +350,7 @@ export class Widget {
     const keyboard = this.cursor !== null;
     this.setState('probe');
     this.releasePointer();
-    this.setStatus(this.texts.probeArming);
+    this.display.say(this.texts.probeArming);
     const armed = await this.api.armProbe({
       challenge_id: r.challenge.id,
       site_key: this.options.siteKey,
@@ -376,12 +377,12 @@ export class Widget {
       r.probes.shift();
       this.hideProbe();
       this.setState('tracing');
-      this.setStatus(keyboard && this.cursor ? `${this.texts.probeDone} ${this.position(this.cursor)}` : this.texts.probeDone);
+      this.display.say(keyboard && this.cursor ? `${this.texts.probeDone} ${this.position(this.cursor)}` : this.texts.probeDone);
       if (keyboard) this.view.canvas.focus({ preventScroll: true });
     };
     this.probeLayerEl = layer;
     this.view.stage.append(layer);
-    this.setStatus(instruction);
+    this.display.say(instruction);
     if (keyboard) layer.querySelector('button')?.focus({ preventScroll: true });
   }
 
@@ -416,18 +417,18 @@ export class Widget {
     const events = r.recording.trace.events;
     const inputType = inferInputType(events);
     const kind = inputType === 'keyboard' ? 'keyboard' : 'pointer';
-    if (!r.powDone[kind]) this.setStatus(this.texts.working);
+    if (!r.powDone[kind]) this.display.say(this.texts.working);
     const pow = await r.pow[kind];
     if (gen !== this.generation) return;
     if (!pow) return this.fail('invalid_pow');
     let webauthn: Awaited<ReturnType<typeof assertPasskey>> = null;
     if (c.webauthn_request_options) {
-      this.setStatus(this.texts.passkey);
+      this.display.say(this.texts.passkey);
       webauthn = await assertPasskey(c.webauthn_request_options);
       if (gen !== this.generation) return;
       if (!webauthn && c.requirements?.webauthn?.mode === 'required') return this.fail('webauthn_failed');
     }
-    this.setStatus(this.texts.submitting);
+    this.display.say(this.texts.submitting);
     const signer = await this.signer!;
     const signature = await signer.sign(signedText(c.id, c.site_key, c.expires_at));
     this.solver.cancel();
@@ -455,9 +456,9 @@ export class Widget {
 
   /** A test site key: no maze and no proof of work; /verify answers the key's fixed outcome. */
   private async runTestKey(c: Challenge, gen: number): Promise<void> {
-    this.showPuzzle(false);
+    this.display.showPuzzle(false);
     this.setState('submitting');
-    this.setStatus(this.texts.testKey);
+    this.display.say(this.texts.testKey);
     const result = await this.api.verify({
       challenge_id: c.id,
       site_key: c.site_key,
@@ -473,19 +474,12 @@ export class Widget {
     this.succeed(result.value.token);
   }
 
-  private showPuzzle(shown: boolean): void {
-    this.view.stage.hidden = !shown;
-    this.view.bar.hidden = !shown;
-    if (shown) delete this.view.box.dataset.test;
-    else this.view.box.dataset.test = 'true';
-  }
-
   // --- outcomes ----------------------------------------------------------------------------
 
   private succeed(token: string, text = this.texts.verified): void {
     this.setState('verified');
-    this.setStatus(text, 'ok');
-    this.redraw();
+    this.display.say(text, 'ok');
+    this.display.redraw();
     this.emit.verified(token);
     this.timer = setTimeout(() => this.expire(this.texts.tokenExpired), TOKEN_LIFETIME_MS);
   }
@@ -498,7 +492,7 @@ export class Widget {
     this.hideProbe();
     if (code === 'challenge_expired') return this.expire(this.texts.errors.challenge_expired ?? this.texts.expired);
     this.setState('error');
-    this.setStatus(this.texts.errors[code] ?? this.texts.errors.default ?? code, 'error');
+    this.display.say(this.texts.errors[code] ?? this.texts.errors.default ?? code, 'error');
     this.view.retry.hidden = false;
     this.view.door.hidden = true;
     if (hadFocus) this.view.retry.focus({ preventScroll: true });
@@ -531,46 +525,22 @@ export class Widget {
     this.emit.state(state);
   }
 
-  private setStatus(text: string, tone: 'ok' | 'error' | '' = ''): void {
-    const s = this.view.status;
-    s.textContent = text;
-    s.className = `status ${tone}`.trim();
-  }
-
-  private setBar(fraction: number): void {
-    const pct = Math.round(fraction * 100);
-    this.view.barFill.style.width = `${pct}%`;
-    this.view.bar.setAttribute('aria-valuenow', String(pct));
-    this.view.bar.setAttribute('aria-valuetext', pct >= 100 ? this.texts.powDone : fill(this.texts.powProgress, { percent: pct }));
-  }
-
-  private applyTexts(): void {
-    this.view.title.textContent = this.texts.title;
-    this.view.canvas.setAttribute('aria-label', this.texts.mazeLabel);
-    this.view.help.textContent = this.texts.ready;
-    this.view.retry.textContent = this.texts.retry;
-    this.view.door.textContent = this.texts.passkeyDoor;
-    this.view.bar.setAttribute('aria-label', fill(this.texts.powProgress, { percent: '' }).replace(/\s*%$/, ''));
-  }
-
-  private redraw(): void {
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      const r = this.round;
-      if (!r || !this.ctx) return;
-      drawScene(this.ctx, {
-        maze: r.recording.maze,
-        surface: r.recording.surface,
-        route: r.recording.trace.route,
-        trail: r.recording.trail,
-        cursor: this.cursor,
-        done: this.state === 'verified',
-        strip: this.texts.strip,
-        startLabel: this.texts.startLabel,
-        exitLabel: this.texts.exitLabel,
-      });
-    });
+  /** What the canvas shows: the round's maze, the walk and the pointer's trail, the keyboard cursor; green once verified. */
+  private scene(): Scene | null {
+    const r = this.round;
+    if (!r) return null;
+    const { maze, surface, trace, trail } = r.recording;
+    return {
+      maze,
+      surface,
+      route: trace.route,
+      trail,
+      cursor: this.cursor,
+      done: this.state === 'verified',
+      strip: this.texts.strip,
+      startLabel: this.texts.startLabel,
+      exitLabel: this.texts.exitLabel,
+    };
   }
 
   private clearTimer(): void {
