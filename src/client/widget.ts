@@ -16,7 +16,7 @@ import { createSigner, signedText, type Signer } from './signer.js';
 import { fill, mergeTexts, type Texts } from './texts.js';
 import { announce } from './keyboardAnnouncement.js';
 import { withKeyboardDoorNotice } from './keyboardDoorNotice.js';
-import { MOVES, wallsAt, type MoveKey } from './trace.js';
+import { type AddListener, TraceInput } from './traceInput.js';
 import { inferInputType } from '../core/scoring/inferInputType.js';
 import { buildView, type View } from './view.js';
 
@@ -61,6 +61,7 @@ interface Round {
 export class Widget {
   readonly view: View;
   private readonly display: Display;
+  private readonly input: TraceInput;
   private texts: Texts;
   private readonly api: Api;
   private readonly solver: PowSolver;
@@ -69,8 +70,6 @@ export class Widget {
   private round: Round | null = null;
   private generation = 0;
   private state: WidgetState = 'loading';
-  private pointerId: number | null = null;
-  private cursor: Cell | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private probeLayerEl: HTMLElement | null = null;
   private readonly cleanup: (() => void)[] = [];
@@ -85,6 +84,11 @@ export class Widget {
     this.solver = new PowSolver(`${options.assetsUrl}ariadne-worker.js`);
     this.view = buildView(host);
     this.display = new Display(this.view, () => this.scene());
+    this.input = new TraceInput(this.view.canvas, {
+      recording: () => (this.accepting() ? this.round!.recording : null),
+      recorded: (got) => this.recorded(got),
+      announce: (maze, at, what) => this.display.say(announce(this.texts, maze, at, what)),
+    });
     this.display.label(this.texts);
     this.listen();
   }
@@ -106,8 +110,7 @@ export class Widget {
     this.solver.cancel();
     this.hideProbe();
     this.round = null;
-    this.cursor = null;
-    this.pointerId = null;
+    this.input.reset();
     this.setState('loading');
     this.display.say(this.texts.loading);
     this.display.bar(0, this.texts);
@@ -214,41 +217,11 @@ export class Widget {
   // --- input -------------------------------------------------------------------------------
 
   private listen(): void {
-    const c = this.view.canvas;
-    const on = <K extends keyof HTMLElementEventMap>(el: HTMLElement, type: K, fn: (e: HTMLElementEventMap[K]) => void) => {
+    const on: AddListener = (el, type, fn) => {
       el.addEventListener(type, fn as EventListener);
       this.cleanup.push(() => el.removeEventListener(type, fn as EventListener));
     };
-    on(c, 'pointerdown', (e) => {
-      if (!this.accepting() || !e.isPrimary) return;
-      e.preventDefault();
-      this.pointerId = e.pointerId;
-      try {
-        c.setPointerCapture(e.pointerId);
-      } catch {
-        // capture is a convenience: moves over the canvas are still seen without it
-      }
-      this.recordPointer('down', e, 1, c.getBoundingClientRect());
-    });
-    on(c, 'pointermove', (e) => {
-      if (this.pointerId !== e.pointerId || !this.accepting()) return;
-      const batch = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : [];
-      const list = batch.length > 0 ? batch : [e];
-      const rect = c.getBoundingClientRect();
-      for (const p of list) {
-        if (!this.accepting()) break;
-        this.recordPointer('move', p, list.length, rect);
-      }
-    });
-    const up = (e: PointerEvent) => {
-      if (this.pointerId !== e.pointerId) return;
-      this.pointerId = null;
-      if (this.accepting()) this.recordPointer('up', e, 1, c.getBoundingClientRect());
-    };
-    on(c, 'pointerup', up);
-    on(c, 'pointercancel', up);
-    on(c, 'keydown', (e) => this.onKey(e, 'keydown'));
-    on(c, 'keyup', (e) => this.onKey(e, 'keyup'));
+    this.input.listen(on);
     on(this.view.retry, 'click', () => void this.load());
     on(this.view.door, 'click', () => void this.passWithPasskey());
   }
@@ -278,54 +251,12 @@ export class Widget {
     return this.round !== null && (this.state === 'ready' || this.state === 'tracing');
   }
 
-  private recordPointer(type: 'down' | 'move' | 'up', e: PointerEvent, coalesced: number, rect: DOMRect): void {
-    const got = this.round!.recording.pointer(type, e, coalesced, rect);
-    if (got) this.record(got);
-  }
-
-  private onKey(e: KeyboardEvent, type: 'keydown' | 'keyup'): void {
-    if (!this.accepting()) return;
-    const r = this.round!;
-    const key = e.key;
-    const isMove = key in MOVES;
-    const isStart = key === 'Enter' || key === ' ' || key === 'Spacebar';
-    if (!isMove && !isStart) return;
-    e.preventDefault();
-    if (type === 'keyup') {
-      if (this.cursor) this.recordKey('keyup', key, this.cursor, e.timeStamp);
-      return;
-    }
-    if (!this.cursor) {
-      this.cursor = r.recording.trace.last ?? r.recording.maze.start;
-      this.recordKey('keydown', key, this.cursor, e.timeStamp);
-      this.display.say(announce(this.texts, r.recording.maze, this.cursor, r.recording.trace.last ? 'position' : 'started'));
-      if (!isMove) return;
-    } else if (!isMove) {
-      this.display.say(this.position(this.cursor));
-      return;
-    }
-    const m = MOVES[key as MoveKey];
-    const from = this.cursor;
-    if (wallsAt(r.recording.maze, from) & m.wall) {
-      this.recordKey('keydown', key, from, e.timeStamp);
-      this.display.say(announce(this.texts, r.recording.maze, from, 'wall'));
-      return;
-    }
-    this.cursor = { x: from.x + m.dx, y: from.y + m.dy };
-    this.recordKey('keydown', key, this.cursor, e.timeStamp);
-    if (this.accepting()) this.display.say(this.position(this.cursor));
-  }
-
-  private recordKey(type: 'keydown' | 'keyup', key: string, at: Cell, timeStamp: number): void {
-    this.record(this.round!.recording.key(type, key, at, timeStamp));
-  }
-
-  private record({ event, kind }: Recorded): void {
+  /** An event was recorded: a step may start the tracing, reach a probe's trigger cell or the exit. */
+  private recorded({ event, kind }: Recorded): void {
     const r = this.round!;
     const { trace } = r.recording;
     this.display.redraw();
     if (kind !== 'step') return;
-    if (this.cursor && trace.last) this.cursor = trace.last;
     if (this.state === 'ready') {
       this.setState('tracing');
       if (event.type !== 'keydown') this.display.say(this.texts.tracing);
@@ -347,9 +278,9 @@ export class Widget {
   private async runProbe(probe: Probe, prefix: RawEvent[]): Promise<void> {
     const r = this.round!;
     const gen = this.generation;
-    const keyboard = this.cursor !== null;
+    const keyboard = this.input.cursor !== null;
     this.setState('probe');
-    this.releasePointer();
+    this.input.release();
     this.display.say(this.texts.probeArming);
     const armed = await this.api.armProbe({
       challenge_id: r.challenge.id,
@@ -377,7 +308,7 @@ export class Widget {
       r.probes.shift();
       this.hideProbe();
       this.setState('tracing');
-      this.display.say(keyboard && this.cursor ? `${this.texts.probeDone} ${this.position(this.cursor)}` : this.texts.probeDone);
+      this.display.say(keyboard && this.input.cursor ? `${this.texts.probeDone} ${this.position(this.input.cursor)}` : this.texts.probeDone);
       if (keyboard) this.view.canvas.focus({ preventScroll: true });
     };
     this.probeLayerEl = layer;
@@ -391,16 +322,6 @@ export class Widget {
     this.probeLayerEl = null;
   }
 
-  private releasePointer(): void {
-    if (this.pointerId === null) return;
-    try {
-      this.view.canvas.releasePointerCapture(this.pointerId);
-    } catch {
-      // already released by the browser
-    }
-    this.pointerId = null;
-  }
-
   // --- submission --------------------------------------------------------------------------
 
   private async submit(): Promise<void> {
@@ -408,7 +329,7 @@ export class Widget {
     const gen = this.generation;
     const c = r.challenge;
     this.setState('submitting');
-    this.releasePointer();
+    this.input.release();
     this.clearTimer();
     const kernel = this.kernel!.kernel;
     const replay = kernel.replay(r.recording.maze, kernel.packEvents(r.recording.trace.events), r.recording.surface.cell, { kind: 'verify' });
@@ -488,7 +409,7 @@ export class Widget {
     const hadFocus = this.view.root.activeElement !== null;
     this.clearTimer();
     this.solver.cancel();
-    this.releasePointer();
+    this.input.release();
     this.hideProbe();
     if (code === 'challenge_expired') return this.expire(this.texts.errors.challenge_expired ?? this.texts.expired);
     this.setState('error');
@@ -508,7 +429,7 @@ export class Widget {
    */
   private lifeEnds(): void {
     const underWay = this.state === 'ready' || this.state === 'tracing' || this.state === 'probe' || this.state === 'submitting';
-    if (this.cursor !== null && underWay) return;
+    if (this.input.cursor !== null && underWay) return;
     this.expire(this.texts.expired);
   }
 
@@ -535,7 +456,7 @@ export class Widget {
       surface,
       route: trace.route,
       trail,
-      cursor: this.cursor,
+      cursor: this.input.cursor,
       done: this.state === 'verified',
       strip: this.texts.strip,
       startLabel: this.texts.startLabel,
