@@ -1,23 +1,25 @@
 // The widget's life: fetch a challenge, draw its maze with the kernel, record the trace while
 // the proof of work runs in a worker, handle probes and passkeys, sign, submit, and put the
-// token in the form. Every async step checks it still belongs to the current challenge.
-import type { Cell, Kernel, Maze, RawEvent } from '../kernel/types.js';
+// token in the form. Every async step checks it still belongs to the current challenge. This
+// file holds the order of things and the state; what is shown is display.ts, the pointer and
+// keys traceInput.ts (into recording.ts), a probe probeQuestion.ts.
+import { inferInputType } from '../core/scoring/inferInputType.js';
+import type { Kernel, Maze, RawEvent } from '../kernel/types.js';
 import { Api, type Challenge, type Probe } from './api.js';
 import { Display } from './display.js';
 import type { Scene } from './draw.js';
 import { surfaceOf } from './geometry.js';
 import { compileKernel, instantiateKernel } from './kernel.js';
-import { assertPasskey, passkeysAvailable } from './passkey.js';
-import { PowSolver } from './pow.js';
-import { Recording, type Recorded } from './recording.js';
-import { powProgress, type PowFound } from './powSearch.js';
-import { probeLabel, probeLayer } from './probeView.js';
-import { createSigner, signedText, type Signer } from './signer.js';
-import { fill, mergeTexts, type Texts } from './texts.js';
 import { announce } from './keyboardAnnouncement.js';
 import { withKeyboardDoorNotice } from './keyboardDoorNotice.js';
+import { assertPasskey, passkeysAvailable } from './passkey.js';
+import { PowSolver } from './pow.js';
+import { powProgress, type PowFound } from './powSearch.js';
+import { ProbeQuestion } from './probeQuestion.js';
+import { Recording, type Recorded } from './recording.js';
+import { createSigner, signedText, type Signer } from './signer.js';
+import { mergeTexts, type Texts } from './texts.js';
 import { type AddListener, TraceInput } from './traceInput.js';
-import { inferInputType } from '../core/scoring/inferInputType.js';
 import { buildView, type View } from './view.js';
 
 export interface WidgetOptions {
@@ -62,6 +64,7 @@ export class Widget {
   readonly view: View;
   private readonly display: Display;
   private readonly input: TraceInput;
+  private readonly probe: ProbeQuestion;
   private texts: Texts;
   private readonly api: Api;
   private readonly solver: PowSolver;
@@ -71,7 +74,6 @@ export class Widget {
   private generation = 0;
   private state: WidgetState = 'loading';
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private probeLayerEl: HTMLElement | null = null;
   private readonly cleanup: (() => void)[] = [];
 
   constructor(
@@ -84,6 +86,7 @@ export class Widget {
     this.solver = new PowSolver(`${options.assetsUrl}ariadne-worker.js`);
     this.view = buildView(host);
     this.display = new Display(this.view, () => this.scene());
+    this.probe = new ProbeQuestion(this.api, this.view.stage, options);
     this.input = new TraceInput(this.view.canvas, {
       recording: () => (this.accepting() ? this.round!.recording : null),
       recorded: (got) => this.recorded(got),
@@ -108,7 +111,7 @@ export class Widget {
     const gen = ++this.generation;
     this.clearTimer();
     this.solver.cancel();
-    this.hideProbe();
+    this.probe.hide();
     this.round = null;
     this.input.reset();
     this.setState('loading');
@@ -214,7 +217,7 @@ export class Widget {
     this.display.stop();
   }
 
-  // --- input -------------------------------------------------------------------------------
+  // --- tracing -----------------------------------------------------------------------------
 
   private listen(): void {
     const on: AddListener = (el, type, fn) => {
@@ -226,27 +229,7 @@ export class Widget {
     on(this.view.door, 'click', () => void this.passWithPasskey());
   }
 
-  /** The passkey door: the challenge's assertion, sent to POST /passkey instead of a maze. */
-  private async passWithPasskey(): Promise<void> {
-    const r = this.round;
-    const options = r?.challenge.webauthn_request_options;
-    if (!r || !options || !this.options.stableId || !this.accepting()) return;
-    const gen = this.generation;
-    this.display.say(this.texts.passkey);
-    const webauthn = await assertPasskey(options);
-    if (gen !== this.generation) return;
-    if (!webauthn) return this.display.say(this.texts.passkeyDoorDeclined);
-    const c = r.challenge;
-    const got = await this.api.passkeyDoor({ challenge_id: c.id, site_key: c.site_key, session_id: this.options.sessionId, stable_id: this.options.stableId, webauthn });
-    if (gen !== this.generation) return;
-    if (!got.ok) return this.fail(got.code);
-    this.solver.cancel();
-    this.view.stage.hidden = true;
-    this.view.bar.hidden = true;
-    this.view.door.hidden = true;
-    this.succeed(got.value.token, this.texts.passkeyVerified);
-  }
-
+  /** Whether pointer and keys are taken: while a maze is ready or being traced, not during a probe or after. */
   private accepting(): boolean {
     return this.round !== null && (this.state === 'ready' || this.state === 'tracing');
   }
@@ -269,73 +252,46 @@ export class Widget {
     if (trace.atExit) void this.submit();
   }
 
-  private position(c: Cell): string {
-    return announce(this.texts, this.round!.recording.maze, c, 'position');
-  }
-
-  // --- probes ------------------------------------------------------------------------------
-
+  /** A step reached the probe's trigger cell: the tracing waits while it is asked. */
   private async runProbe(probe: Probe, prefix: RawEvent[]): Promise<void> {
     const r = this.round!;
     const gen = this.generation;
     const keyboard = this.input.cursor !== null;
     this.setState('probe');
     this.input.release();
-    this.display.say(this.texts.probeArming);
-    const armed = await this.api.armProbe({
-      challenge_id: r.challenge.id,
-      site_key: this.options.siteKey,
-      session_id: this.options.sessionId,
-      probe_id: probe.id,
-      events: prefix,
-    });
-    if (gen !== this.generation) return;
-    if (!armed.ok) return this.fail(armed.code);
-    const names = { colors: this.texts.colors, shapes: this.texts.shapes };
-    const instruction = fill(this.texts.probeInstruction, { label: probeLabel(probe, probe.target_color, names) });
-    const layer = probeLayer(probe, r.recording.surface, instruction, names, (cell) => void tap(cell));
-    const tap = async (cell: { x: number; y: number }) => {
-      for (const b of layer.querySelectorAll('button')) b.disabled = true;
-      const done = await this.api.completeProbe({
-        challenge_id: r.challenge.id,
-        session_id: this.options.sessionId,
-        probe_ticket: armed.value.probe_ticket,
-        tapped_cell: cell,
-      });
-      if (gen !== this.generation) return;
-      if (!done.ok) return this.fail(done.code);
-      r.completionTokens.push(done.value.completion_token);
-      r.probes.shift();
-      this.hideProbe();
-      this.setState('tracing');
-      this.display.say(keyboard && this.input.cursor ? `${this.texts.probeDone} ${this.position(this.input.cursor)}` : this.texts.probeDone);
-      if (keyboard) this.view.canvas.focus({ preventScroll: true });
-    };
-    this.probeLayerEl = layer;
-    this.view.stage.append(layer);
-    this.display.say(instruction);
-    if (keyboard) layer.querySelector('button')?.focus({ preventScroll: true });
+    const answer = await this.probe.ask(
+      probe,
+      prefix,
+      { challengeId: r.challenge.id, surface: r.recording.surface, keyboard },
+      { current: () => gen === this.generation, texts: () => this.texts, say: (text) => this.display.say(text) },
+    );
+    if (!answer) return;
+    if (!answer.ok) return this.fail(answer.code);
+    r.completionTokens.push(answer.value);
+    r.probes.shift();
+    this.probe.hide();
+    this.setState('tracing');
+    const cursor = this.input.cursor;
+    this.display.say(keyboard && cursor ? `${this.texts.probeDone} ${announce(this.texts, r.recording.maze, cursor, 'position')}` : this.texts.probeDone);
+    if (keyboard) this.view.canvas.focus({ preventScroll: true });
   }
 
-  private hideProbe(): void {
-    this.probeLayerEl?.remove();
-    this.probeLayerEl = null;
-  }
+  // --- passing -----------------------------------------------------------------------------
 
-  // --- submission --------------------------------------------------------------------------
-
+  /** The walk reached the exit: the replay checked here first, then the proof, a passkey if asked, the signature, /verify. */
   private async submit(): Promise<void> {
     const r = this.round!;
     const gen = this.generation;
     const c = r.challenge;
+    const { maze, surface, trace } = r.recording;
     this.setState('submitting');
     this.input.release();
     this.clearTimer();
     const kernel = this.kernel!.kernel;
-    const replay = kernel.replay(r.recording.maze, kernel.packEvents(r.recording.trace.events), r.recording.surface.cell, { kind: 'verify' });
+    const replay = kernel.replay(maze, kernel.packEvents(trace.events), surface.cell, { kind: 'verify' });
     if (!replay.valid) return this.fail('invalid_path');
     // The server infers the input type from the events, and a keyboard solve needs more bits.
-    const events = r.recording.trace.events;
+    const events = trace.events;
     const inputType = inferInputType(events);
     const kind = inputType === 'keyboard' ? 'keyboard' : 'pointer';
     if (!r.powDone[kind]) this.display.say(this.texts.working);
@@ -363,7 +319,7 @@ export class Widget {
       public_key: signer.publicKey,
       signature,
       timestamp: Date.now(),
-      cell_size: r.recording.surface.cell,
+      cell_size: surface.cell,
       input_type: inputType === 'pen' ? 'touch' : inputType,
       ...(this.options.stableId ? { stable_id: this.options.stableId } : {}),
       ...(this.options.action !== undefined ? { action: this.options.action } : {}),
@@ -373,6 +329,27 @@ export class Widget {
     if (gen !== this.generation) return;
     if (!result.ok) return this.fail(result.code);
     this.succeed(result.value.token);
+  }
+
+  /** The passkey door: the challenge's assertion, sent to POST /passkey instead of a maze. */
+  private async passWithPasskey(): Promise<void> {
+    const r = this.round;
+    const options = r?.challenge.webauthn_request_options;
+    if (!r || !options || !this.options.stableId || !this.accepting()) return;
+    const gen = this.generation;
+    this.display.say(this.texts.passkey);
+    const webauthn = await assertPasskey(options);
+    if (gen !== this.generation) return;
+    if (!webauthn) return this.display.say(this.texts.passkeyDoorDeclined);
+    const c = r.challenge;
+    const got = await this.api.passkeyDoor({ challenge_id: c.id, site_key: c.site_key, session_id: this.options.sessionId, stable_id: this.options.stableId, webauthn });
+    if (gen !== this.generation) return;
+    if (!got.ok) return this.fail(got.code);
+    this.solver.cancel();
+    this.view.stage.hidden = true;
+    this.view.bar.hidden = true;
+    this.view.door.hidden = true;
+    this.succeed(got.value.token, this.texts.passkeyVerified);
   }
 
   /** A test site key: no maze and no proof of work; /verify answers the key's fixed outcome. */
@@ -410,7 +387,7 @@ export class Widget {
     this.clearTimer();
     this.solver.cancel();
     this.input.release();
-    this.hideProbe();
+    this.probe.hide();
     if (code === 'challenge_expired') return this.expire(this.texts.errors.challenge_expired ?? this.texts.expired);
     this.setState('error');
     this.display.say(this.texts.errors[code] ?? this.texts.errors.default ?? code, 'error');
