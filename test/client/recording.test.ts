@@ -2,19 +2,17 @@
 // drawing surface to 5 digits, keys at their cell's centre to 6, times from the maze's showing to
 // 0.1 ms; past the cap, moves inside the current cell are dropped; the trail keeps the latest 80.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { centrePx, surfaceOf, type Surface } from '../../src/client/geometry.js';
+import { centrePx, type Surface } from '../../src/client/geometry.js';
 import { Recording, type PointerSample } from '../../src/client/recording.js';
-import { loadKernel } from '../../src/kernel/index.js';
 import type { Kernel, Maze } from '../../src/kernel/types.js';
+import { mazeOnSurface } from './helpers/mazeOnSurface.js';
 
 let kernel: Kernel;
 let maze: Maze;
 /** 7 x 6 cells of 40 px: 320 x 304 px with the margins and the strip. */
 let s: Surface;
 beforeAll(async () => {
-  kernel = await loadKernel();
-  maze = kernel.generateMaze({ seed: 7, width: 7, height: 6, difficulty: 0.5 });
-  s = surfaceOf(7, 6, 40);
+  ({ kernel, maze, s } = await mazeOnSurface(7, 7, 6));
 });
 
 /** The canvas drawn at its surface's size, at the page's top left. */

@@ -2,21 +2,19 @@
 // press to its release (captured, every coalesced report), the keyboard cursor walking the
 // corridors from S, what is said after each key, and nothing taken while the widget takes no input.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { centrePx, surfaceOf, type Surface } from '../../src/client/geometry.js';
+import { centrePx, type Surface } from '../../src/client/geometry.js';
 import type { Announcement } from '../../src/client/keyboardAnnouncement.js';
 import { type Recorded, Recording } from '../../src/client/recording.js';
 import { MOVES, type MoveKey, wallsAt } from '../../src/client/trace.js';
 import { type AddListener, TraceInput } from '../../src/client/traceInput.js';
-import { loadKernel } from '../../src/kernel/index.js';
 import type { Cell, Kernel, Maze } from '../../src/kernel/types.js';
+import { mazeOnSurface } from './helpers/mazeOnSurface.js';
 
 let kernel: Kernel;
 let maze: Maze;
 let s: Surface;
 beforeAll(async () => {
-  kernel = await loadKernel();
-  maze = kernel.generateMaze({ seed: 21, width: 8, height: 6, difficulty: 0.5 });
-  s = surfaceOf(8, 6, 40);
+  ({ kernel, maze, s } = await mazeOnSurface(21, 8, 6));
 });
 
 /** A canvas at the page's top left, drawn at its surface's size, whose listeners a test calls. */
