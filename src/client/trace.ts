@@ -28,7 +28,7 @@ export function openStep(maze: Maze, a: Cell, b: Cell): boolean {
   return false;
 }
 
-const same = (a: Cell, b: Cell): boolean => a.x === b.x && a.y === b.y;
+export const sameCell = (a: Cell, b: Cell): boolean => a.x === b.x && a.y === b.y;
 
 /** The part of the kernel a trace walks with. */
 export type TraceKernel = Pick<Kernel, 'walkSegment' | 'detour' | 'mapEvent'>;
@@ -61,7 +61,7 @@ export class Trace {
 
   /** True when the server's replay would accept the trace as it stands. */
   get atExit(): boolean {
-    return (this.last !== null && same(this.last, this.maze.exit)) || (this.plainLast !== null && same(this.plainLast, this.maze.exit));
+    return (this.last !== null && sameCell(this.last, this.maze.exit)) || (this.plainLast !== null && sameCell(this.plainLast, this.maze.exit));
   }
 
   /** Records an event; `point` is where replay maps it, or null for types replay ignores. */
@@ -71,7 +71,7 @@ export class Trace {
     const cell = point.cell;
     if (this.last === null || this.anchor === null || this.plainLast === null) {
       const { start } = this.maze;
-      if (same(cell, start)) {
+      if (sameCell(cell, start)) {
         this.last = this.plainLast = cell;
         this.anchor = point;
         this.route.push(cell);
@@ -86,8 +86,8 @@ export class Trace {
       this.anchor = centre;
       this.route.push(start);
     }
-    if (!same(cell, this.plainLast) && openStep(this.maze, this.plainLast, cell)) this.plainLast = cell;
-    if (same(cell, this.last)) {
+    if (!sameCell(cell, this.plainLast) && openStep(this.maze, this.plainLast, cell)) this.plainLast = cell;
+    if (sameCell(cell, this.last)) {
       this.anchor = point;
       this.walk.push(index);
       return 'same';
@@ -95,12 +95,12 @@ export class Trace {
     // Rule 2 is the one-step case of the segment walk: a neighbour through an open side. Rule
     // 3b, the detour, is never taken from the exit.
     const segment = this.kernel.walkSegment(this.maze, this.anchor, point);
-    const crossed = segment ?? (same(this.last, this.maze.exit) ? null : this.kernel.detour(this.maze, this.last, cell));
+    const crossed = segment ?? (sameCell(this.last, this.maze.exit) ? null : this.kernel.detour(this.maze, this.last, cell));
     if (crossed === null) return 'noise';
     this.jump = crossed.length > 1 ? { from: this.anchor, to: point, through: crossed.slice(0, -1), detour: segment === null } : null;
     for (const c of crossed) {
       const back = this.route[this.route.length - 2];
-      if (back && same(back, c)) this.route.pop();
+      if (back && sameCell(back, c)) this.route.pop();
       else this.route.push(c);
     }
     this.last = cell;
@@ -122,8 +122,8 @@ export class Trace {
    * the start of the same route, within the bound since the whole route was).
    */
   prefixTo(cell: Cell): RawEvent[] | null {
-    if (this.last !== null && same(this.last, cell)) return this.walkEvents();
-    const index = this.jump?.through.findIndex((c) => same(c, cell)) ?? -1;
+    if (this.last !== null && sameCell(this.last, cell)) return this.walkEvents();
+    const index = this.jump?.through.findIndex((c) => sameCell(c, cell)) ?? -1;
     if (this.jump === null || index < 0) return null;
     const before = this.walk.slice(0, -1).map((i) => this.events[i]!);
     const final = this.events[this.walk.at(-1)!]!;
@@ -137,7 +137,7 @@ export class Trace {
     const t0 = before.at(-1)?.t ?? final.t;
     const event: RawEvent = { ...final, x: at.x, y: at.y, t: t0 + (final.t - t0) * f };
     const landed = this.kernel.mapEvent(this.maze, this.surface.cell, event.x, event.y, event.type);
-    if (landed === null || !same(landed.cell, cell)) return null;
+    if (landed === null || !sameCell(landed.cell, cell)) return null;
     return [...before, event];
   }
 }

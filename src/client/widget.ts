@@ -1,20 +1,25 @@
 // The widget's life: fetch a challenge, draw its maze with the kernel, record the trace while
 // the proof of work runs in a worker, handle probes and passkeys, sign, submit, and put the
-// token in the form. Every async step checks it still belongs to the current challenge.
-import type { Cell, Kernel, MappedPoint, Maze, RawEvent } from '../kernel/types.js';
+// token in the form. Every async step checks it still belongs to the current challenge. This
+// file holds the order of things and the state; what is shown is display.ts, the pointer and
+// keys traceInput.ts (into recording.ts), a probe probeQuestion.ts.
+import { inferInputType } from '../core/scoring/inferInputType.js';
+import type { Kernel, Maze, RawEvent } from '../kernel/types.js';
 import { Api, type Challenge, type Probe } from './api.js';
-import { drawScene, sizeCanvas } from './draw.js';
-import { mazeFractionOfCentre, surfaceOf, type Surface } from './geometry.js';
+import { Display } from './display.js';
+import type { Scene } from './draw.js';
+import { surfaceOf } from './geometry.js';
 import { compileKernel, instantiateKernel } from './kernel.js';
+import { announce } from './keyboardAnnouncement.js';
+import { withKeyboardDoorNotice } from './keyboardDoorNotice.js';
 import { assertPasskey, passkeysAvailable } from './passkey.js';
 import { PowSolver } from './pow.js';
 import { powProgress, type PowFound } from './powSearch.js';
-import { probeLabel, probeLayer } from './probeView.js';
+import { ProbeQuestion } from './probeQuestion.js';
+import { Recording, type Recorded } from './recording.js';
 import { createSigner, signedText, type Signer } from './signer.js';
-import { fill, mergeTexts, type Texts } from './texts.js';
-import { withKeyboardDoorNotice } from './keyboardDoorNotice.js';
-import { MOVES, Trace, wallsAt, type MoveKey } from './trace.js';
-import { inferInputType } from '../core/scoring/inferInputType.js';
+import { mergeTexts, type Texts } from './texts.js';
+import { type AddListener, TraceInput } from './traceInput.js';
 import { buildView, type View } from './view.js';
 
 export interface WidgetOptions {
@@ -39,37 +44,27 @@ export interface WidgetEvents {
   state(state: WidgetState): void;
 }
 
-/** Past this many events, moves inside the current cell are no longer recorded. */
-const EVENT_CAP = 2000;
 /** Session tokens live 60 s (interface.md); the field is cleared a little before. */
 export const TOKEN_LIFETIME_MS = 55_000;
 /** A fresh challenge is fetched this long before the current one expires. */
 const EXPIRY_MARGIN_MS = 1_500;
-const TRAIL = 80;
-
-const round = (v: number, digits: number): number => {
-  const f = 10 ** digits;
-  return Math.round(v * f) / f;
-};
-const same = (a: Cell, b: Cell): boolean => a.x === b.x && a.y === b.y;
 
 interface Round {
   challenge: Challenge;
-  maze: Maze;
-  surface: Surface;
-  trace: Trace;
-  t0: number;
+  recording: Recording;
   /** Proofs for a pointer solve and for a keyboard solve (which needs more bits), one search. */
   pow: Record<'pointer' | 'keyboard', Promise<PowFound | null>>;
   /** Which of them have been found. */
   powDone: Record<'pointer' | 'keyboard', boolean>;
   probes: Probe[];
   completionTokens: string[];
-  trail: { x: number; y: number }[];
 }
 
 export class Widget {
   readonly view: View;
+  private readonly display: Display;
+  private readonly input: TraceInput;
+  private readonly probe: ProbeQuestion;
   private texts: Texts;
   private readonly api: Api;
   private readonly solver: PowSolver;
@@ -78,12 +73,7 @@ export class Widget {
   private round: Round | null = null;
   private generation = 0;
   private state: WidgetState = 'loading';
-  private ctx: CanvasRenderingContext2D | null = null;
-  private pointerId: number | null = null;
-  private cursor: Cell | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private frame = 0;
-  private probeLayerEl: HTMLElement | null = null;
   private readonly cleanup: (() => void)[] = [];
 
   constructor(
@@ -95,7 +85,14 @@ export class Widget {
     this.api = new Api(options.apiUrl);
     this.solver = new PowSolver(`${options.assetsUrl}ariadne-worker.js`);
     this.view = buildView(host);
-    this.applyTexts();
+    this.display = new Display(this.view, () => this.scene());
+    this.probe = new ProbeQuestion(this.api, this.view.stage, options);
+    this.input = new TraceInput(this.view.canvas, {
+      recording: () => (this.accepting() ? this.round!.recording : null),
+      recorded: (got) => this.recorded(got),
+      announce: (maze, at, what) => this.display.say(announce(this.texts, maze, at, what)),
+    });
+    this.display.label(this.texts);
     this.listen();
   }
 
@@ -105,8 +102,8 @@ export class Widget {
 
   setTexts(texts: Partial<Texts> | undefined): void {
     this.texts = mergeTexts(texts);
-    this.applyTexts();
-    this.redraw();
+    this.display.label(this.texts);
+    this.display.redraw();
   }
 
   /** Fetches a fresh challenge and starts over; `notice` replaces the ready text once loaded. */
@@ -114,16 +111,15 @@ export class Widget {
     const gen = ++this.generation;
     this.clearTimer();
     this.solver.cancel();
-    this.hideProbe();
+    this.probe.hide();
     this.round = null;
-    this.cursor = null;
-    this.pointerId = null;
+    this.input.reset();
     this.setState('loading');
-    this.setStatus(this.texts.loading);
-    this.setBar(0);
+    this.display.say(this.texts.loading);
+    this.display.bar(0, this.texts);
     this.view.retry.hidden = true;
     this.view.door.hidden = true;
-    this.showPuzzle(true);
+    this.display.showPuzzle(true);
     if (!window.isSecureContext || !crypto.subtle) return this.fail('insecure_context');
     try {
       this.signer ??= createSigner();
@@ -151,7 +147,7 @@ export class Widget {
     let prefix = '';
     if (c.privacy_pass === true) {
       // The Privacy Pass door first; the maze at once when the browser does not answer.
-      this.setStatus(this.texts.privacyPass);
+      this.display.say(this.texts.privacyPass);
       const door = await this.api.privacyPass({ challenge_id: c.id, site_key: c.site_key, session_id: this.options.sessionId });
       if (gen !== this.generation) return;
       if (door.ok) {
@@ -171,39 +167,35 @@ export class Widget {
     const keyboardDifficulty = Math.max(c.pow_difficulty, c.pow_difficulty_keyboard ?? c.pow_difficulty);
     // The search goes on past the base difficulty to the keyboard one while the person traces.
     const [pointerPow, keyboardPow] = this.solver.solve(this.kernel.module, c.pow_challenge, [c.pow_difficulty, keyboardDifficulty], (tried) => {
-      if (gen === this.generation) this.setBar(powProgress(tried, c.pow_difficulty));
+      if (gen === this.generation) this.display.bar(powProgress(tried, c.pow_difficulty), this.texts);
     });
     const round: Round = {
       challenge: c,
-      maze,
-      surface,
-      trace: new Trace(maze, surface, this.kernel.kernel),
-      t0: performance.now(),
+      recording: new Recording(maze, surface, this.kernel.kernel, performance.now()),
       pow: { pointer: pointerPow!, keyboard: keyboardPow! },
       powDone: { pointer: false, keyboard: false },
       probes: [...(c.probes ?? [])],
       completionTokens: [],
-      trail: [],
     };
     void round.pow.pointer.then((found) => {
       if (found && gen === this.generation) {
         round.powDone.pointer = true;
-        this.setBar(1);
+        this.display.bar(1, this.texts);
       }
     });
     void round.pow.keyboard.then((found) => {
       round.powDone.keyboard = found !== null;
     });
     this.round = round;
-    this.ctx = sizeCanvas(this.view.canvas, surface);
-    this.redraw();
+    this.display.size(surface);
+    this.display.redraw();
     this.setState('ready');
     const door = c.passkey_door === true && c.webauthn_request_options !== undefined && !!this.options.stableId;
     this.view.door.hidden = !door;
     // Where the keyboard door is tightened the passkey is said first: the door that needs no maze.
     const tightened = c.keyboard_door !== undefined && c.keyboard_door !== 'people_first';
     const ready = door && tightened ? this.texts.passkeyDoorFirst : withKeyboardDoorNotice(door ? this.texts.passkeyDoorOffered : this.texts.ready, c.keyboard_door);
-    this.setStatus(notice ?? prefix + ready);
+    this.display.say(notice ?? prefix + ready);
     const ttl = c.expires_at - c.created_at;
     if (Number.isFinite(ttl) && ttl > EXPIRY_MARGIN_MS) {
       this.timer = setTimeout(() => this.lifeEnds(), ttl - EXPIRY_MARGIN_MS);
@@ -213,7 +205,7 @@ export class Widget {
   /** Shown instead of a puzzle when a required setting (like site-key) is missing. */
   showMisconfigured(setting: string): void {
     this.setState('error');
-    this.setStatus(`${this.texts.errors.misconfigured ?? this.texts.errors.default}: ${setting}`, 'error');
+    this.display.say(`${this.texts.errors.misconfigured ?? this.texts.errors.default}: ${setting}`, 'error');
     this.emit.error('misconfigured');
   }
 
@@ -222,247 +214,98 @@ export class Widget {
     this.clearTimer();
     this.solver.destroy();
     for (const off of this.cleanup.splice(0)) off();
-    cancelAnimationFrame(this.frame);
+    this.display.stop();
   }
 
-  // --- input -------------------------------------------------------------------------------
+  // --- tracing -----------------------------------------------------------------------------
 
   private listen(): void {
-    const c = this.view.canvas;
-    const on = <K extends keyof HTMLElementEventMap>(el: HTMLElement, type: K, fn: (e: HTMLElementEventMap[K]) => void) => {
+    const on: AddListener = (el, type, fn) => {
       el.addEventListener(type, fn as EventListener);
       this.cleanup.push(() => el.removeEventListener(type, fn as EventListener));
     };
-    on(c, 'pointerdown', (e) => {
-      if (!this.accepting() || !e.isPrimary) return;
-      e.preventDefault();
-      this.pointerId = e.pointerId;
-      try {
-        c.setPointerCapture(e.pointerId);
-      } catch {
-        // capture is a convenience: moves over the canvas are still seen without it
-      }
-      this.recordPointer('down', e, 1, c.getBoundingClientRect());
-    });
-    on(c, 'pointermove', (e) => {
-      if (this.pointerId !== e.pointerId || !this.accepting()) return;
-      const batch = typeof e.getCoalescedEvents === 'function' ? e.getCoalescedEvents() : [];
-      const list = batch.length > 0 ? batch : [e];
-      const rect = c.getBoundingClientRect();
-      for (const p of list) {
-        if (!this.accepting()) break;
-        this.recordPointer('move', p, list.length, rect);
-      }
-    });
-    const up = (e: PointerEvent) => {
-      if (this.pointerId !== e.pointerId) return;
-      this.pointerId = null;
-      if (this.accepting()) this.recordPointer('up', e, 1, c.getBoundingClientRect());
-    };
-    on(c, 'pointerup', up);
-    on(c, 'pointercancel', up);
-    on(c, 'keydown', (e) => this.onKey(e, 'keydown'));
-    on(c, 'keyup', (e) => this.onKey(e, 'keyup'));
+    this.input.listen(on);
     on(this.view.retry, 'click', () => void this.load());
     on(this.view.door, 'click', () => void this.passWithPasskey());
   }
 
-  /** The passkey door: the challenge's assertion, sent to POST /passkey instead of a maze. */
-  private async passWithPasskey(): Promise<void> {
-    const r = this.round;
-    const options = r?.challenge.webauthn_request_options;
-    if (!r || !options || !this.options.stableId || !this.accepting()) return;
-    const gen = this.generation;
-    this.setStatus(this.texts.passkey);
-    const webauthn = await assertPasskey(options);
-    if (gen !== this.generation) return;
-    if (!webauthn) return this.setStatus(this.texts.passkeyDoorDeclined);
-    const c = r.challenge;
-    const got = await this.api.passkeyDoor({ challenge_id: c.id, site_key: c.site_key, session_id: this.options.sessionId, stable_id: this.options.stableId, webauthn });
-    if (gen !== this.generation) return;
-    if (!got.ok) return this.fail(got.code);
-    this.solver.cancel();
-    this.view.stage.hidden = true;
-    this.view.bar.hidden = true;
-    this.view.door.hidden = true;
-    this.succeed(got.value.token, this.texts.passkeyVerified);
-  }
-
+  /** Whether pointer and keys are taken: while a maze is ready or being traced, not during a probe or after. */
   private accepting(): boolean {
     return this.round !== null && (this.state === 'ready' || this.state === 'tracing');
   }
 
-  private recordPointer(type: 'down' | 'move' | 'up', e: PointerEvent, coalesced: number, rect: DOMRect): void {
+  /** An event was recorded: a step may start the tracing, reach a probe's trigger cell or the exit. */
+  private recorded({ event, kind }: Recorded): void {
     const r = this.round!;
-    if (rect.width === 0 || rect.height === 0) return;
-    const x = round((e.clientX - rect.left) / rect.width, 5);
-    const y = round((e.clientY - rect.top) / rect.height, 5);
-    const point = this.kernel!.kernel.mapEvent(r.maze, r.surface.cell, x, y, type);
-    if (type === 'move' && r.trace.events.length >= EVENT_CAP && point && r.trace.last && same(point.cell, r.trace.last)) return;
-    const pointerType = e.pointerType === 'touch' || e.pointerType === 'pen' ? e.pointerType : 'mouse';
-    const event: RawEvent = { x, y, t: round(e.timeStamp - r.t0, 1), type, pointer_type: pointerType, coalesced_count: coalesced };
-    r.trail.push({ x: x * r.surface.width, y: y * r.surface.height });
-    if (r.trail.length > TRAIL) r.trail.shift();
-    this.record(event, point);
-  }
-
-  private onKey(e: KeyboardEvent, type: 'keydown' | 'keyup'): void {
-    if (!this.accepting()) return;
-    const r = this.round!;
-    const key = e.key;
-    const isMove = key in MOVES;
-    const isStart = key === 'Enter' || key === ' ' || key === 'Spacebar';
-    if (!isMove && !isStart) return;
-    e.preventDefault();
-    if (type === 'keyup') {
-      if (this.cursor) this.recordKey('keyup', key, this.cursor, e.timeStamp);
-      return;
-    }
-    if (!this.cursor) {
-      this.cursor = r.trace.last ?? r.maze.start;
-      this.recordKey('keydown', key, this.cursor, e.timeStamp);
-      this.setStatus(r.trace.last ? this.position(this.cursor) : `${this.texts.keyboardStarted} ${this.openText(this.cursor)}`);
-      if (!isMove) return;
-    } else if (!isMove) {
-      this.setStatus(this.position(this.cursor));
-      return;
-    }
-    const m = MOVES[key as MoveKey];
-    const from = this.cursor;
-    if (wallsAt(r.maze, from) & m.wall) {
-      this.recordKey('keydown', key, from, e.timeStamp);
-      this.setStatus(fill(this.texts.keyboardWall, { open: this.openText(from) }));
-      return;
-    }
-    this.cursor = { x: from.x + m.dx, y: from.y + m.dy };
-    this.recordKey('keydown', key, this.cursor, e.timeStamp);
-    if (this.accepting()) this.setStatus(this.position(this.cursor));
-  }
-
-  private recordKey(type: 'keydown' | 'keyup', key: string, at: Cell, timeStamp: number): void {
-    const r = this.round!;
-    const f = mazeFractionOfCentre(r.surface, at);
-    const event: RawEvent = { x: round(f.x, 6), y: round(f.y, 6), t: round(timeStamp - r.t0, 1), type, key };
-    this.record(event, this.kernel!.kernel.mapEvent(r.maze, r.surface.cell, event.x, event.y, type));
-  }
-
-  private record(event: RawEvent, point: MappedPoint | null): void {
-    const r = this.round!;
-    const kind = r.trace.add(event, point);
-    this.redraw();
+    const { trace } = r.recording;
+    this.display.redraw();
     if (kind !== 'step') return;
-    if (this.cursor && r.trace.last) this.cursor = r.trace.last;
     if (this.state === 'ready') {
       this.setState('tracing');
-      if (event.type !== 'keydown') this.setStatus(this.texts.tracing);
+      if (event.type !== 'keydown') this.display.say(this.texts.tracing);
     }
     const probe = r.probes[0];
     // A fast stroke may cross the trigger cell between two events: the prefix then ends on a
     // point of that stroke inside it.
-    const prefix = probe ? r.trace.prefixTo(probe.trigger_cell) : null;
+    const prefix = probe ? trace.prefixTo(probe.trigger_cell) : null;
     if (probe && prefix) return void this.runProbe(probe, prefix);
-    if (r.trace.atExit) void this.submit();
+    if (trace.atExit) void this.submit();
   }
 
-  private position(c: Cell): string {
-    return fill(this.texts.keyboardPosition, { row: c.y + 1, col: c.x + 1, open: this.openText(c) });
-  }
-
-  private openText(c: Cell): string {
-    const walls = wallsAt(this.round!.maze, c);
-    const open = Object.values(MOVES)
-      .filter((m) => !(walls & m.wall))
-      .map((m) => this.texts.directions[m.name]);
-    return open.length ? open.join(', ') : this.texts.none;
-  }
-
-  // --- probes ------------------------------------------------------------------------------
-
+  /** A step reached the probe's trigger cell: the tracing waits while it is asked. */
   private async runProbe(probe: Probe, prefix: RawEvent[]): Promise<void> {
     const r = this.round!;
     const gen = this.generation;
-    const keyboard = this.cursor !== null;
+    const keyboard = this.input.cursor !== null;
     this.setState('probe');
-    this.releasePointer();
-    this.setStatus(this.texts.probeArming);
-    const armed = await this.api.armProbe({
-      challenge_id: r.challenge.id,
-      site_key: this.options.siteKey,
-      session_id: this.options.sessionId,
-      probe_id: probe.id,
-      events: prefix,
-    });
-    if (gen !== this.generation) return;
-    if (!armed.ok) return this.fail(armed.code);
-    const names = { colors: this.texts.colors, shapes: this.texts.shapes };
-    const instruction = fill(this.texts.probeInstruction, { label: probeLabel(probe, probe.target_color, names) });
-    const layer = probeLayer(probe, r.surface, instruction, names, (cell) => void tap(cell));
-    const tap = async (cell: { x: number; y: number }) => {
-      for (const b of layer.querySelectorAll('button')) b.disabled = true;
-      const done = await this.api.completeProbe({
-        challenge_id: r.challenge.id,
-        session_id: this.options.sessionId,
-        probe_ticket: armed.value.probe_ticket,
-        tapped_cell: cell,
-      });
-      if (gen !== this.generation) return;
-      if (!done.ok) return this.fail(done.code);
-      r.completionTokens.push(done.value.completion_token);
-      r.probes.shift();
-      this.hideProbe();
-      this.setState('tracing');
-      this.setStatus(keyboard && this.cursor ? `${this.texts.probeDone} ${this.position(this.cursor)}` : this.texts.probeDone);
-      if (keyboard) this.view.canvas.focus({ preventScroll: true });
-    };
-    this.probeLayerEl = layer;
-    this.view.stage.append(layer);
-    this.setStatus(instruction);
-    if (keyboard) layer.querySelector('button')?.focus({ preventScroll: true });
+    this.input.release();
+    const answer = await this.probe.ask(
+      probe,
+      prefix,
+      { challengeId: r.challenge.id, surface: r.recording.surface, keyboard },
+      { current: () => gen === this.generation, texts: () => this.texts, say: (text) => this.display.say(text) },
+    );
+    if (!answer) return;
+    if (!answer.ok) return this.fail(answer.code);
+    r.completionTokens.push(answer.value);
+    r.probes.shift();
+    this.probe.hide();
+    this.setState('tracing');
+    const cursor = this.input.cursor;
+    this.display.say(keyboard && cursor ? `${this.texts.probeDone} ${announce(this.texts, r.recording.maze, cursor, 'position')}` : this.texts.probeDone);
+    if (keyboard) this.view.canvas.focus({ preventScroll: true });
   }
 
-  private hideProbe(): void {
-    this.probeLayerEl?.remove();
-    this.probeLayerEl = null;
-  }
+  // --- passing -----------------------------------------------------------------------------
 
-  private releasePointer(): void {
-    if (this.pointerId === null) return;
-    try {
-      this.view.canvas.releasePointerCapture(this.pointerId);
-    } catch {
-      // already released by the browser
-    }
-    this.pointerId = null;
-  }
-
-  // --- submission --------------------------------------------------------------------------
-
+  /** The walk reached the exit: the replay checked here first, then the proof, a passkey if asked, the signature, /verify. */
   private async submit(): Promise<void> {
     const r = this.round!;
     const gen = this.generation;
     const c = r.challenge;
+    const { maze, surface, trace } = r.recording;
     this.setState('submitting');
-    this.releasePointer();
+    this.input.release();
     this.clearTimer();
     const kernel = this.kernel!.kernel;
-    const replay = kernel.replay(r.maze, kernel.packEvents(r.trace.events), r.surface.cell, { kind: 'verify' });
+    const replay = kernel.replay(maze, kernel.packEvents(trace.events), surface.cell, { kind: 'verify' });
     if (!replay.valid) return this.fail('invalid_path');
     // The server infers the input type from the events, and a keyboard solve needs more bits.
-    const events = r.trace.events;
+    const events = trace.events;
     const inputType = inferInputType(events);
     const kind = inputType === 'keyboard' ? 'keyboard' : 'pointer';
-    if (!r.powDone[kind]) this.setStatus(this.texts.working);
+    if (!r.powDone[kind]) this.display.say(this.texts.working);
     const pow = await r.pow[kind];
     if (gen !== this.generation) return;
     if (!pow) return this.fail('invalid_pow');
     let webauthn: Awaited<ReturnType<typeof assertPasskey>> = null;
     if (c.webauthn_request_options) {
-      this.setStatus(this.texts.passkey);
+      this.display.say(this.texts.passkey);
       webauthn = await assertPasskey(c.webauthn_request_options);
       if (gen !== this.generation) return;
       if (!webauthn && c.requirements?.webauthn?.mode === 'required') return this.fail('webauthn_failed');
     }
-    this.setStatus(this.texts.submitting);
+    this.display.say(this.texts.submitting);
     const signer = await this.signer!;
     const signature = await signer.sign(signedText(c.id, c.site_key, c.expires_at));
     this.solver.cancel();
@@ -476,7 +319,7 @@ export class Widget {
       public_key: signer.publicKey,
       signature,
       timestamp: Date.now(),
-      cell_size: r.surface.cell,
+      cell_size: surface.cell,
       input_type: inputType === 'pen' ? 'touch' : inputType,
       ...(this.options.stableId ? { stable_id: this.options.stableId } : {}),
       ...(this.options.action !== undefined ? { action: this.options.action } : {}),
@@ -488,11 +331,32 @@ export class Widget {
     this.succeed(result.value.token);
   }
 
+  /** The passkey door: the challenge's assertion, sent to POST /passkey instead of a maze. */
+  private async passWithPasskey(): Promise<void> {
+    const r = this.round;
+    const options = r?.challenge.webauthn_request_options;
+    if (!r || !options || !this.options.stableId || !this.accepting()) return;
+    const gen = this.generation;
+    this.display.say(this.texts.passkey);
+    const webauthn = await assertPasskey(options);
+    if (gen !== this.generation) return;
+    if (!webauthn) return this.display.say(this.texts.passkeyDoorDeclined);
+    const c = r.challenge;
+    const got = await this.api.passkeyDoor({ challenge_id: c.id, site_key: c.site_key, session_id: this.options.sessionId, stable_id: this.options.stableId, webauthn });
+    if (gen !== this.generation) return;
+    if (!got.ok) return this.fail(got.code);
+    this.solver.cancel();
+    this.view.stage.hidden = true;
+    this.view.bar.hidden = true;
+    this.view.door.hidden = true;
+    this.succeed(got.value.token, this.texts.passkeyVerified);
+  }
+
   /** A test site key: no maze and no proof of work; /verify answers the key's fixed outcome. */
   private async runTestKey(c: Challenge, gen: number): Promise<void> {
-    this.showPuzzle(false);
+    this.display.showPuzzle(false);
     this.setState('submitting');
-    this.setStatus(this.texts.testKey);
+    this.display.say(this.texts.testKey);
     const result = await this.api.verify({
       challenge_id: c.id,
       site_key: c.site_key,
@@ -508,19 +372,12 @@ export class Widget {
     this.succeed(result.value.token);
   }
 
-  private showPuzzle(shown: boolean): void {
-    this.view.stage.hidden = !shown;
-    this.view.bar.hidden = !shown;
-    if (shown) delete this.view.box.dataset.test;
-    else this.view.box.dataset.test = 'true';
-  }
-
   // --- outcomes ----------------------------------------------------------------------------
 
   private succeed(token: string, text = this.texts.verified): void {
     this.setState('verified');
-    this.setStatus(text, 'ok');
-    this.redraw();
+    this.display.say(text, 'ok');
+    this.display.redraw();
     this.emit.verified(token);
     this.timer = setTimeout(() => this.expire(this.texts.tokenExpired), TOKEN_LIFETIME_MS);
   }
@@ -529,11 +386,11 @@ export class Widget {
     const hadFocus = this.view.root.activeElement !== null;
     this.clearTimer();
     this.solver.cancel();
-    this.releasePointer();
-    this.hideProbe();
+    this.input.release();
+    this.probe.hide();
     if (code === 'challenge_expired') return this.expire(this.texts.errors.challenge_expired ?? this.texts.expired);
     this.setState('error');
-    this.setStatus(this.texts.errors[code] ?? this.texts.errors.default ?? code, 'error');
+    this.display.say(this.texts.errors[code] ?? this.texts.errors.default ?? code, 'error');
     this.view.retry.hidden = false;
     this.view.door.hidden = true;
     if (hadFocus) this.view.retry.focus({ preventScroll: true });
@@ -549,7 +406,7 @@ export class Widget {
    */
   private lifeEnds(): void {
     const underWay = this.state === 'ready' || this.state === 'tracing' || this.state === 'probe' || this.state === 'submitting';
-    if (this.cursor !== null && underWay) return;
+    if (this.input.cursor !== null && underWay) return;
     this.expire(this.texts.expired);
   }
 
@@ -566,46 +423,22 @@ export class Widget {
     this.emit.state(state);
   }
 
-  private setStatus(text: string, tone: 'ok' | 'error' | '' = ''): void {
-    const s = this.view.status;
-    s.textContent = text;
-    s.className = `status ${tone}`.trim();
-  }
-
-  private setBar(fraction: number): void {
-    const pct = Math.round(fraction * 100);
-    this.view.barFill.style.width = `${pct}%`;
-    this.view.bar.setAttribute('aria-valuenow', String(pct));
-    this.view.bar.setAttribute('aria-valuetext', pct >= 100 ? this.texts.powDone : fill(this.texts.powProgress, { percent: pct }));
-  }
-
-  private applyTexts(): void {
-    this.view.title.textContent = this.texts.title;
-    this.view.canvas.setAttribute('aria-label', this.texts.mazeLabel);
-    this.view.help.textContent = this.texts.ready;
-    this.view.retry.textContent = this.texts.retry;
-    this.view.door.textContent = this.texts.passkeyDoor;
-    this.view.bar.setAttribute('aria-label', fill(this.texts.powProgress, { percent: '' }).replace(/\s*%$/, ''));
-  }
-
-  private redraw(): void {
-    if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
-      const r = this.round;
-      if (!r || !this.ctx) return;
-      drawScene(this.ctx, {
-        maze: r.maze,
-        surface: r.surface,
-        route: r.trace.route,
-        trail: r.trail,
-        cursor: this.cursor,
-        done: this.state === 'verified',
-        strip: this.texts.strip,
-        startLabel: this.texts.startLabel,
-        exitLabel: this.texts.exitLabel,
-      });
-    });
+  /** What the canvas shows: the round's maze, the walk and the pointer's trail, the keyboard cursor; green once verified. */
+  private scene(): Scene | null {
+    const r = this.round;
+    if (!r) return null;
+    const { maze, surface, trace, trail } = r.recording;
+    return {
+      maze,
+      surface,
+      route: trace.route,
+      trail,
+      cursor: this.input.cursor,
+      done: this.state === 'verified',
+      strip: this.texts.strip,
+      startLabel: this.texts.startLabel,
+      exitLabel: this.texts.exitLabel,
+    };
   }
 
   private clearTimer(): void {

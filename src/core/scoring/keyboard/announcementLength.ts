@@ -10,11 +10,12 @@ const DIRECTIONS: readonly [number, string][] = [
 
 /**
  * Characters of what the widget announces after a keystroke that left the cursor on `at`: "Row
- * r, column c. Open: ..." after a move, "Wall. Open: ..." after a press into a wall (the default
- * English texts of src/client/texts.ts; a test holds the two together). A screen-reader user
- * hears it before choosing the next key, so the time it takes to speak grows with this length. A
- * site that translates the texts changes the lengths, but not much which announcements are the
- * longer ones: more open sides and two-digit rows or columns lengthen them in any language.
+ * r, column c. Open: ..." after a move, "Wall. Open: ..." after a press into a wall (as
+ * src/client/keyboardAnnouncement.ts says them with the default English texts; a test holds the
+ * two together). A screen-reader user hears it before choosing the next key, so the time it
+ * takes to speak grows with this length. A site that translates the texts changes the lengths,
+ * but not much which announcements are the longer ones: more open sides and two-digit rows or
+ * columns lengthen them in any language.
  */
 export function announcementLength(maze: Maze, at: Cell, intoWall: boolean): number {
   const walls = maze.walls[at.y * maze.width + at.x] ?? 0xf;

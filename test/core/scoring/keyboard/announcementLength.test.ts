@@ -1,8 +1,8 @@
 // The server's count of what the widget announces agrees with the widget's own default texts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { announcementLength } from '../../../../src/core/scoring/keyboard/announcementLength.js';
-import { MOVES, wallsAt } from '../../../../src/client/trace.js';
-import { defaultTexts, fill } from '../../../../src/client/texts.js';
+import { announce } from '../../../../src/client/keyboardAnnouncement.js';
+import { defaultTexts } from '../../../../src/client/texts.js';
 import { loadKernel, type Cell, type Maze } from '../../../../src/kernel/index.js';
 
 let maze: Maze;
@@ -10,11 +10,9 @@ beforeAll(async () => {
   maze = (await loadKernel()).generateMaze({ seed: 11, width: 12, height: 10, difficulty: 0.6 });
 });
 
-/** What the widget says after a key leaves the cursor on `c` (widget.ts: position and openText). */
+/** What the widget says after a key leaves the cursor on `c`. */
 function widgetSays(c: Cell, intoWall: boolean): string {
-  const open = Object.values(MOVES).filter((m) => !(wallsAt(maze, c) & m.wall)).map((m) => defaultTexts.directions[m.name]);
-  const list = open.length ? open.join(', ') : defaultTexts.none;
-  return intoWall ? fill(defaultTexts.keyboardWall, { open: list }) : fill(defaultTexts.keyboardPosition, { row: c.y + 1, col: c.x + 1, open: list });
+  return announce(defaultTexts, maze, c, intoWall ? 'wall' : 'position');
 }
 
 describe('announcementLength', () => {
