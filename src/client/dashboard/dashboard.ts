@@ -18,6 +18,8 @@ const AXIS_GAP = 24;
 const PLOT_HEIGHT = 170;
 /** uPlot's default axis size (CSS pixels): what a chart whose labels lie flat takes below its plot. */
 const FLAT_AXIS = 50;
+/** The widest labels uPlot's default time axis writes (a clock time, and a date under the first). */
+const WIDEST_TIME_LABELS = ['12:59pm', '12:59am', '12/31'];
 /** The latency panel's y range before any request was answered (ms; log scale). */
 const EMPTY_LATENCY_MS: [number, number] = [1, 1000];
 const SCORE_BUCKETS = 10;
@@ -179,6 +181,9 @@ function draw<S>(panel: Panel<S>, s: S, into: HTMLElement): void {
   const xAxis = panel.kind === 'bars' ? categoryAxis(x ?? [], width - 60) : { font: AXIS_FONT };
   const opts: uPlot.Options = {
     width,
+    // A time label is centred on its tick, and the last tick can fall on the plot's right edge:
+    // room on the right for half the widest one uPlot writes ("12:59pm"), or its end is cut.
+    ...(panel.kind === 'time' ? { padding: [null, Math.ceil(widest(WIDEST_TIME_LABELS) / 2) + 2, null, null] as uPlot.Padding } : {}),
     height: PLOT_HEIGHT + (typeof xAxis.size === 'number' ? xAxis.size : FLAT_AXIS),
     // The legend names the series; their values are in the table (no "--" waiting for a cursor).
     legend: { live: false },
