@@ -48,7 +48,14 @@ async function drive(work: string, running: RunningSetup, bodies: string[]): Pro
       const dir = join(work, String(i));
       mkdirSync(dir, { recursive: true });
       const share = shares[i]!;
-      return runWrk(dir, { url: node.url, path: '/verify', bodies: share, count: share.length, expectStatus: 200, expectText: '"success":true' });
+      return runWrk(dir, {
+        url: node.url,
+        path: '/verify',
+        bodies: share,
+        count: share.length,
+        expectStatus: 200,
+        expectText: '"success":true',
+      });
     }),
   );
   const nodeCpuSeconds = pids.reduce((total, pid, i) => total + cpuSeconds(pid) - nodeBefore[i]!, 0);
@@ -94,7 +101,10 @@ export async function runClusterBench(): Promise<ClusterBenchResult> {
     const errors: string[] = [];
     for (const running of setups) {
       const w = await drive(work, running, warmUp);
-      if (w.errors > 0) errors.push(`warm-up, ${running.setup}: ${w.errors} of ${warmUp.length} /verify not as expected (first: ${w.firstError ?? 'socket error or no answer'})`);
+      if (w.errors > 0)
+        errors.push(
+          `warm-up, ${running.setup}: ${w.errors} of ${warmUp.length} /verify not as expected (first: ${w.firstError ?? 'socket error or no answer'})`,
+        );
     }
     const turns: Turn[] = [];
     for (let t = 0; t < TURNS; t++) {

@@ -49,7 +49,9 @@ async function control(url: string, pid: number, arg: string): Promise<void> {
   const done = new Promise<void>((resolve, reject) =>
     // vgdb names its pipes after the USER and HOST variables, and the server's HOST is its
     // address: callgrind_control finds the pipes only under the same HOST.
-    execFile('callgrind_control', [arg, String(pid)], { env: { ...process.env, HOST: SERVER_HOST } }, (err) => (err ? reject(err) : resolve())),
+    execFile('callgrind_control', [arg, String(pid)], { env: { ...process.env, HOST: SERVER_HOST } }, (err) =>
+      err ? reject(err) : resolve(),
+    ),
   );
   let finished = false;
   void done.finally(() => (finished = true)).catch(() => undefined);
@@ -70,7 +72,9 @@ async function pairs(url: string, n: number, pid?: number) {
   await toggle('--dump=challenge');
   await toggle('--instr=off');
   // Built outside the measured window: solving is the client's work.
-  const bodies = chs.map((ch, i) => buildSubmission(kernel, ch, { sessionId: `s${i}`, events: traceEvents(ch, solution(kernel, ch), { stepMs: 1 }) }));
+  const bodies = chs.map((ch, i) =>
+    buildSubmission(kernel, ch, { sessionId: `s${i}`, events: traceEvents(ch, solution(kernel, ch), { stepMs: 1 }) }),
+  );
   await toggle('--instr=on');
   for (const body of bodies) {
     const r = await post('/verify', body);
@@ -84,7 +88,15 @@ async function measure(dashboard: boolean): Promise<{ challenge: number; verify:
   const dir = mkdtempSync(path.join(tmpdir(), 'ariadne-dashcost-'));
   const child: ChildProcess = spawn(
     'valgrind',
-    ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${path.join(dir, 'cg.out')}`, process.execPath, '--max-semi-space-size=2', '--heap-growing-percent=25', 'dist/cli.js'],
+    [
+      '--tool=callgrind',
+      '--instr-atstart=no',
+      `--callgrind-out-file=${path.join(dir, 'cg.out')}`,
+      process.execPath,
+      '--max-semi-space-size=2',
+      '--heap-growing-percent=25',
+      'dist/cli.js',
+    ],
     {
       cwd: repoRoot,
       env: {
@@ -121,7 +133,9 @@ async function measure(dashboard: boolean): Promise<{ challenge: number; verify:
   child.kill('SIGTERM');
   await new Promise((r) => child.once('exit', r));
   // The dumps in the order taken: the challenges', then the verifications'.
-  const dumps = readdirSync(dir).filter((f) => /^cg\.out\.\d+$/.test(f)).sort((a, b) => Number(a.split('.')[2]) - Number(b.split('.')[2]));
+  const dumps = readdirSync(dir)
+    .filter((f) => /^cg\.out\.\d+$/.test(f))
+    .sort((a, b) => Number(a.split('.')[2]) - Number(b.split('.')[2]));
   const [challenge, verify] = dumps.slice(0, 2).map((f) => instructions(path.join(dir, f)) / REQUESTS) as [number, number];
   rmSync(dir, { recursive: true, force: true });
   return { challenge, verify };
@@ -132,7 +146,9 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const mode of ['off', 'on'] as const) {
     const r = await measure(mode === 'on');
     results[mode].push(r);
-    console.log(`round ${round + 1}, dashboard ${mode}: /challenge ${Math.round(r.challenge)} instructions, /verify ${Math.round(r.verify)} instructions per request`);
+    console.log(
+      `round ${round + 1}, dashboard ${mode}: /challenge ${Math.round(r.challenge)} instructions, /verify ${Math.round(r.verify)} instructions per request`,
+    );
   }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -10,7 +10,10 @@ import { MemoryTrafficStore } from '../src/store/traffic/MemoryTrafficStore.js';
 const count = Number(process.argv[2] ?? 0);
 const what = process.argv[3] ?? 'challenge';
 const counters = new TrafficCounters(new MemoryTrafficStore({ maxCount: 1, maxBytes: 65_536 }), { flushIntervalMs: 1e9 });
-const seen: VerifySeen = { inputType: 'mouse', scored: { mode: 'shadow', score: 0.4, reasons: ['no_pauses'], features: new Float64Array() } };
+const seen: VerifySeen = {
+  inputType: 'mouse',
+  scored: { mode: 'shadow', score: 0.4, reasons: ['no_pauses'], features: new Float64Array() },
+};
 const SITES = ['', 'shop', 'blog'];
 for (let i = 0; i < count; i++) {
   if (what === 'challenge') {

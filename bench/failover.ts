@@ -72,7 +72,10 @@ function probe(node: AriadneNode, stopped: () => boolean): { passed: Passed[]; d
 /** The Sentinels' events about the failover, each with when any of them first published it. */
 const EVENTS = ['+sdown', '+odown', '+promoted-slave', '+switch-master'] as const;
 
-function watchSentinels(sentinels: TestSentinels): { firstAfter(event: (typeof EVENTS)[number], t: number): number | undefined; close(): void } {
+function watchSentinels(sentinels: TestSentinels): {
+  firstAfter(event: (typeof EVENTS)[number], t: number): number | undefined;
+  close(): void;
+} {
   const seen: { event: string; at: number }[] = [];
   const clients = sentinels.sentinels.split(',').map((address) => {
     const client = new Redis({ port: Number(address.split(':')[1]), host: '127.0.0.1' });
@@ -122,7 +125,8 @@ export async function runFailoverBench(): Promise<Section> {
       let stopped = false;
       const probes = nodes.map((n) => probe(n, () => stopped));
       const roundStart = Date.now();
-      const passedSince = (t: number) => probes.map(({ passed }) => passed.filter((p) => p.issuedAt > t).sort((x, y) => x.issuedAt - y.issuedAt)[0]);
+      const passedSince = (t: number) =>
+        probes.map(({ passed }) => passed.filter((p) => p.issuedAt > t).sort((x, y) => x.issuedAt - y.issuedAt)[0]);
       // Both nodes serve before the kill.
       await until(() => passedSince(roundStart).every((p) => p !== undefined), 30_000);
       const killed = await sentinels.primary();

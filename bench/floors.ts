@@ -86,7 +86,9 @@ export async function runFloorsBench(): Promise<Section> {
     return {
       name: 'Per CPU-second against the floor apps (quick reading)',
       rows,
-      notes: [`${ROUNDS} rounds of ${COUNT / ROUNDS} requests each, the pinned server and the route's floor in turns; the HTTP section's ratios are the judged ones`],
+      notes: [
+        `${ROUNDS} rounds of ${COUNT / ROUNDS} requests each, the pinned server and the route's floor in turns; the HTTP section's ratios are the judged ones`,
+      ],
     };
   } finally {
     await server.stop();

@@ -116,7 +116,12 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
     const invalid = siteverifyBodies(1_000, Date.now(), 'not-the-server-secret-0123456789abcdef');
     await sample('siteverify_invalid', `${url}/siteverify`, invalid[0] as string, '"invalid_token"');
     await ceiling('siteverify_invalid');
-    await measurements.measure('siteverify_invalid', server, { path: '/siteverify', bodies: invalid, count: COUNTS.siteverifyInvalid, expectText: '"invalid_token"' });
+    await measurements.measure('siteverify_invalid', server, {
+      path: '/siteverify',
+      bodies: invalid,
+      count: COUNTS.siteverifyInvalid,
+      expectText: '"invalid_token"',
+    });
 
     // /siteverify with valid tokens, each redeemed once (minted here with the server's secret).
     // The same tokens then go to the Redis-backed server (its own store: each is fresh there).
@@ -159,7 +164,7 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
         { path: '/verify', bodies, expectText: '"success":true' },
       );
       // The server's own garbage collection pauses through its share of the rounds (its /metrics).
-      metrics.verify_gc_us = ((await gcSeconds(url)) - gcBefore) * 1e6 / bodies.length;
+      metrics.verify_gc_us = (((await gcSeconds(url)) - gcBefore) * 1e6) / bodies.length;
       const threadsAfter = threadCpuSeconds(server.proc.pid as number);
       metrics.verify_main_user_us = ((threadsAfter.mainUser - threadsBefore.mainUser) * 1e6) / bodies.length;
       metrics.verify_main_system_us = ((threadsAfter.mainSystem - threadsBefore.mainSystem) * 1e6) / bodies.length;
@@ -174,7 +179,12 @@ export async function runHttpBench(): Promise<HttpBenchResult> {
       // Signed with interface.md's text: the deployed widget's text is tried first and fails,
       // so each costs one more signature check (the key is imported once).
       const plain = await verifyBodies(url, COUNTS.verify, 'plain');
-      await measurements.measure('verify_plain', server, { path: '/verify', bodies: plain, count: plain.length, expectText: '"success":true' });
+      await measurements.measure('verify_plain', server, {
+        path: '/verify',
+        bodies: plain,
+        count: plain.length,
+        expectText: '"success":true',
+      });
       metrics.verify_plain_extra_cpu_us = metrics.verify_plain_cpu_us! - metrics.verify_cpu_us!;
     } catch (e) {
       errors.push(`/verify not measured: ${(e as Error).message}`);

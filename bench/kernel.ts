@@ -56,7 +56,9 @@ function bounceTrace(maze: MazeParams, count: number): RawEvent[] {
     { x: (20 + 0.5 * CELL) / w, y: (20 + (maze.height - 0.5) * CELL) / h },
     { x: (20 + (maze.width - 0.5) * CELL) / w, y: (20 + 0.5 * CELL) / h },
   ];
-  return Array.from({ length: count + 1 }, (_, i) => (i === 0 ? { x: 21 / w, y: 21 / h, t: 0, type: 'down' } : { ...far[i % 2]!, t: i * 16, type: 'move' }));
+  return Array.from({ length: count + 1 }, (_, i) =>
+    i === 0 ? { x: 21 / w, y: 21 / h, t: 0, type: 'down' } : { ...far[i % 2]!, t: i * 16, type: 'move' },
+  );
 }
 
 /** The start, then `count` events at the centres of cells drawn at random (seeded), mostly noise. */
@@ -69,7 +71,9 @@ function scatterTrace(maze: MazeParams, count: number): RawEvent[] {
     return Math.floor((seed / 2 ** 32) * side) + 0.5;
   };
   return Array.from({ length: count + 1 }, (_, i) =>
-    i === 0 ? { x: 21 / w, y: 21 / h, t: 0, type: 'down' } : { x: (20 + draw(maze.width) * CELL) / w, y: (20 + draw(maze.height) * CELL) / h, t: i * 16, type: 'move' },
+    i === 0
+      ? { x: 21 / w, y: 21 / h, t: 0, type: 'down' }
+      : { x: (20 + draw(maze.width) * CELL) / w, y: (20 + draw(maze.height) * CELL) / h, t: i * 16, type: 'move' },
   );
 }
 
@@ -181,7 +185,14 @@ export async function runKernelBench(): Promise<Section> {
   };
   bench.add(`pow solve node:crypto createHash (${POW_BATCH} nonces)`, () => {
     for (let n = 0; n < POW_BATCH; n++) {
-      if (zeroBits(createHash('sha256').update(CHALLENGE + n).digest()) >= 256) break;
+      if (
+        zeroBits(
+          createHash('sha256')
+            .update(CHALLENGE + n)
+            .digest(),
+        ) >= 256
+      )
+        break;
     }
   });
   const encoder = new TextEncoder();
@@ -203,9 +214,7 @@ export async function runKernelBench(): Promise<Section> {
     return r.latency.p50;
   };
   const rate = (name: string) => (POW_BATCH / median(name)) * 1000;
-  const rows: Row[] = bench.tasks.map((t) =>
-    t.name.startsWith('pow solve') ? statsRow(t, { hashes_per_s: rate(t.name) }) : statsRow(t),
-  );
+  const rows: Row[] = bench.tasks.map((t) => (t.name.startsWith('pow solve') ? statsRow(t, { hashes_per_s: rate(t.name) }) : statsRow(t)));
 
   const wasmRate = rate(`pow solve wasm (${POW_BATCH} nonces)`);
   const nodeRate = rate(`pow solve node:crypto createHash (${POW_BATCH} nonces)`);

@@ -80,7 +80,11 @@ async function solve(
   const keyboard = kind !== 'pointer';
   const bits = keyboard ? ch.pow_difficulty_keyboard : ch.pow_difficulty;
   const pow = kernel.solvePow(ch.pow_challenge, bits, 0, 1 << 28);
-  const body = buildSubmission(kernel, ch, { events, sessionId: `${kind}-${fetchedAt}-${address}`, pow: { nonce: pow.nonce!, hash: pow.hash! } });
+  const body = buildSubmission(kernel, ch, {
+    events,
+    sessionId: `${kind}-${fetchedAt}-${address}`,
+    pow: { nonce: pow.nonce!, hash: pow.hash! },
+  });
   const submitAt = Math.max(notBefore, fetchedAt + traceSpanMs(events) + 300);
   // A solve that would end after the timetable counts in no phase: not waited for.
   if (submitAt > END_MS) return { kind, fetchedAt, submittedAt: Infinity, ok: false, error: 'after the end' };
@@ -108,7 +112,12 @@ export async function runKeyboardFloodBench(): Promise<Section> {
     const sitesFile = join(work, 'sites.json');
     // The site's keyboard baseline is its people's rate: the floor says so (a learned baseline takes hours).
     const keyboard = { floor_per_minute: KEYBOARD_PER_MINUTE };
-    writeFileSync(sitesFile, JSON.stringify({ sites: { [SITE]: { hostnames: ['shop.example'], secret: 'bench-site-secret-'.padEnd(40, 'x'), policy: { keyboard } } } }));
+    writeFileSync(
+      sitesFile,
+      JSON.stringify({
+        sites: { [SITE]: { hostnames: ['shop.example'], secret: 'bench-site-secret-'.padEnd(40, 'x'), policy: { keyboard } } },
+      }),
+    );
     const env = {
       STORE: 'redis',
       REDIS_URL: redis.url,
@@ -132,7 +141,11 @@ export async function runKeyboardFloodBench(): Promise<Section> {
     let seed = 1;
     let n = 0;
     const at = (t: number, job: () => Promise<Outcome>) =>
-      jobs.push(sleepUntil(start, t).then(job).catch((e: unknown) => ({ kind: 'pointer', fetchedAt: t, submittedAt: t, ok: false, error: String(e) }) as Outcome));
+      jobs.push(
+        sleepUntil(start, t)
+          .then(job)
+          .catch((e: unknown) => ({ kind: 'pointer', fetchedAt: t, submittedAt: t, ok: false, error: String(e) }) as Outcome),
+      );
     // Pointer people: stand-in straight traces of the solution (scored in shadow mode).
     arrivals(POINTER_PER_MINUTE, 0, total).forEach((t, i) =>
       at(t, () => solve(kernel, nodes[n++ % 2]!, clientAddress(1, i), 'pointer', (ch) => traceEvents(ch, solution(kernel, ch)), start, 0)),
@@ -141,14 +154,32 @@ export async function runKeyboardFloodBench(): Promise<Section> {
     arrivals(KEYBOARD_PER_MINUTE, 0, total, 0.25).forEach((t, i) => {
       const kind = KEYBOARD_PEOPLE[i % KEYBOARD_PEOPLE.length]!;
       const s = seed++;
-      at(t, () => solve(kernel, nodes[n++ % 2]!, clientAddress(2, i), kind, (ch) => modelledPersonAtKeys(mazeOf(kernel, ch), s, 'ours', kind), start, 0));
+      at(t, () =>
+        solve(
+          kernel,
+          nodes[n++ % 2]!,
+          clientAddress(2, i),
+          kind,
+          (ch) => modelledPersonAtKeys(mazeOf(kernel, ch), s, 'ours', kind),
+          start,
+          0,
+        ),
+      );
     });
     // The flood: submissions planned over the flood's minutes, each challenge fetched SCRIPT_LEAD_MS before.
     arrivals(KEYBOARD_PER_MINUTE * FLOOD_FACTOR, floodFrom, floodTo).forEach((t, i) => {
       const family = SCRIPT_FAMILIES[i % SCRIPT_FAMILIES.length]!;
       const s = 1_000_000 + seed++;
       at(Math.max(0, t - SCRIPT_LEAD_MS), () =>
-        solve(kernel, nodes[n++ % 2]!, clientAddress(3, i % SCRIPT_CLIENTS), 'script', (ch) => scriptAtKeys(mazeOf(kernel, ch), family, 'random', s), start, t),
+        solve(
+          kernel,
+          nodes[n++ % 2]!,
+          clientAddress(3, i % SCRIPT_CLIENTS),
+          'script',
+          (ch) => scriptAtKeys(mazeOf(kernel, ch), family, 'random', s),
+          start,
+          t,
+        ),
       );
     });
     // The door as each node announces it, read every second.
@@ -157,7 +188,9 @@ export async function runKeyboardFloodBench(): Promise<Section> {
     const watch = (async () => {
       while (watching) {
         for (const [i, node] of nodes.entries()) {
-          const ch = (await post(`${node.url}/challenge`, { site_key: SITE }, clientAddress(4, i)).catch(() => undefined)) as Challenge | undefined;
+          const ch = (await post(`${node.url}/challenge`, { site_key: SITE }, clientAddress(4, i)).catch(() => undefined)) as
+            | Challenge
+            | undefined;
           if (ch?.keyboard_door !== undefined) doors.push({ t: Date.now() - start, node: i, door: ch.keyboard_door });
         }
         await new Promise((r) => setTimeout(r, 1_000));

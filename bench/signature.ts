@@ -24,7 +24,10 @@ interface Signed {
 function signedOver(textIndex: 0 | 1, n: number): Signed[] {
   return Array.from({ length: n }, (_, i) => {
     const { privateKey, jwk } = ecKeyPair();
-    const texts: [string, string] = [`challenge-${i}:bench-site:1893456000000:${'0f'.repeat(32)}`, `challenge-${i}:bench-site:1893456000000`];
+    const texts: [string, string] = [
+      `challenge-${i}:bench-site:1893456000000:${'0f'.repeat(32)}`,
+      `challenge-${i}:bench-site:1893456000000`,
+    ];
     const signature = sign('sha256', Buffer.from(texts[textIndex]), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64');
     return { publicKey: Buffer.from(JSON.stringify(jwk)).toString('base64'), signature, texts };
   });
@@ -60,7 +63,11 @@ export async function runSignatureBench(): Promise<Section> {
     name: 'Signature check (checkSignature, fresh key each)',
     rows: [
       { name: 'inline, signed over the first text tried (deployed widget)', 'CPU us/check': inline.first },
-      { name: 'inline, signed over the second text (interface.md)', 'CPU us/check': inline.second, 'ratio to first': inline.second / inline.first },
+      {
+        name: 'inline, signed over the second text (interface.md)',
+        'CPU us/check': inline.second,
+        'ratio to first': inline.second / inline.first,
+      },
       { name: 'signature worker, first text', 'CPU us/check': worker.first, 'ratio to inline': worker.first / inline.first },
       { name: 'signature worker, second text', 'CPU us/check': worker.second, 'ratio to first': worker.second / worker.first },
     ],

@@ -196,7 +196,10 @@ function schemasOf(config: Config): ReturnType<typeof compileSchemas> {
 }
 
 /** The server's own context (its store, kernel, signature verifier, fingerprints) for the bench's settings, not listening. */
-async function benchContext(opts: { now: () => number; store?: Store }): Promise<{ ctx: CoreContext; config: Config; close(): Promise<void> }> {
+async function benchContext(opts: {
+  now: () => number;
+  store?: Store;
+}): Promise<{ ctx: CoreContext; config: Config; close(): Promise<void> }> {
   const config = benchConfig();
   let ctx: CoreContext | undefined;
   const server = await createServer({

@@ -90,7 +90,12 @@ export async function botSample(kernel: Kernel, rng: Rng, family: BotFamily, var
 }
 
 /** `perFamily` bots of each family, its variants taking turns. */
-export async function botSamples(kernel: Kernel, rng: Rng, perFamily: number, families: readonly BotFamily[] = BOT_FAMILIES): Promise<Sample[]> {
+export async function botSamples(
+  kernel: Kernel,
+  rng: Rng,
+  perFamily: number,
+  families: readonly BotFamily[] = BOT_FAMILIES,
+): Promise<Sample[]> {
   const out: Sample[] = [];
   for (const family of families) {
     for (let i = 0; i < perFamily; i++) out.push(await botSample(kernel, rng, family, i % family.variants.length, i));

@@ -10,7 +10,8 @@ export interface Rate {
 /** Wilson 95% interval of k successes in n. */
 export function wilson(k: number, n: number): Rate {
   if (n === 0) return { rate: NaN, lo: NaN, hi: NaN, n };
-  const z = 1.96, p = k / n;
+  const z = 1.96,
+    p = k / n;
   const d = 1 + (z * z) / n;
   const c = (p + (z * z) / (2 * n)) / d;
   const h = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;

@@ -103,7 +103,16 @@ if (!threaded) {
 const api = `${url}${config.apiPrefix}/`;
 const apiWhere = config.apiPrefix === '' ? api : `${api} (and ${url}/)`;
 log.info(
-  { url, demo: `${url}/`, api, openapi: `${url}/openapi.json`, scoring: config.scoring, passkeys: config.webauthn.mode, store: config.store.kind, workers: config.workers },
+  {
+    url,
+    demo: `${url}/`,
+    api,
+    openapi: `${url}/openapi.json`,
+    scoring: config.scoring,
+    passkeys: config.webauthn.mode,
+    store: config.store.kind,
+    workers: config.workers,
+  },
   `ariadne ready: demo ${url}/ · API routes under ${apiWhere}: POST challenge, verify, siteverify · OpenAPI ${url}/openapi.json`,
 );
 

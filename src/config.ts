@@ -114,9 +114,7 @@ export interface TraceConfig {
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export type ConfigResult =
-  | { ok: true; config: Config; warnings: string[] }
-  | { ok: false; error: string };
+export type ConfigResult = { ok: true; config: Config; warnings: string[] } | { ok: false; error: string };
 
 /**
  * A numeric variable, declared once: what it sets, its default and the range accepted (a value
@@ -140,16 +138,36 @@ export const NUMBER_VARIABLES = {
   POW_DIFFICULTY: integer('Leading zero bits of proof of work a quiet client is asked', 18, 0, 32),
   POW_FREE_PER_MINUTE: integer('Challenges a client may take per minute before its proof of work grows harder', 10, 1, 1_000_000),
   POW_KEYBOARD_EXTRA_BITS: integer('Extra leading zero bits a keyboard solve needs (each doubles the work)', 3, 0, 8),
-  POW_KEYBOARD_SURGE_EXTRA_BITS: integer('More leading zero bits still for a keyboard solve of a challenge issued in a keyboard surge', 3, 0, 8),
-  KEYBOARD_BUDGET_MINUTE_MS: integer("The keyboard budget's minute, in ms; shorter only to compress time in a bench or a test (every keyboard rate is per such minute, and its hour is 60 of them)", 60_000, 1_000, 60_000),
+  POW_KEYBOARD_SURGE_EXTRA_BITS: integer(
+    'More leading zero bits still for a keyboard solve of a challenge issued in a keyboard surge',
+    3,
+    0,
+    8,
+  ),
+  KEYBOARD_BUDGET_MINUTE_MS: integer(
+    "The keyboard budget's minute, in ms; shorter only to compress time in a bench or a test (every keyboard rate is per such minute, and its hour is 60 of them)",
+    60_000,
+    1_000,
+    60_000,
+  ),
   MAZE_WIDTH: integer('Maze width in cells', 8, MIN_MAZE_SIDE, MAX_MAZE_SIDE),
   MAZE_HEIGHT: integer('Maze height in cells', 8, MIN_MAZE_SIDE, MAX_MAZE_SIDE),
   MAZE_DIFFICULTY: fraction('How much the maze branches (more as it grows; kernel.md)', 0.3),
   CELL_SIZE: integer("Cell size in px that Ariadne's widget draws", 40, 8, 256),
   CHALLENGE_TTL_MS: integer('How long a challenge is accepted, in ms', 120_000, 1_000, 3_600_000),
-  KEYBOARD_CHALLENGE_TTL_MS: integer('How long a challenge is accepted for a keyboard solve, in ms (at least CHALLENGE_TTL_MS)', 600_000, 1_000, 3_600_000),
+  KEYBOARD_CHALLENGE_TTL_MS: integer(
+    'How long a challenge is accepted for a keyboard solve, in ms (at least CHALLENGE_TTL_MS)',
+    600_000,
+    1_000,
+    3_600_000,
+  ),
   PROBE_PROBABILITY: fraction('Share of challenges that carry a colour-tap probe', 0),
-  RATE_LIMIT_PER_MINUTE: integer('Requests per client address and minute on /verify (ten times as much on /challenge and /probe/*); 0 turns it off', 60, 0, 10_000_000),
+  RATE_LIMIT_PER_MINUTE: integer(
+    'Requests per client address and minute on /verify (ten times as much on /challenge and /probe/*); 0 turns it off',
+    60,
+    0,
+    10_000_000,
+  ),
   MAX_BODY_BYTES: integer('Largest request body, in bytes', 262_144, 1_024, 64 * 1024 * 1024),
   MAX_EVENTS: integer('Most events a /verify submission may carry', 20_000, 16, 1_000_000),
   TRACE_SAMPLE_RATE: fraction('Share of /verify submissions kept as sampled traces', 0),
@@ -296,7 +314,8 @@ function powMaxDifficulty(env: NodeJS.ProcessEnv, difficulty: number): number | 
 
 function dashboardToken(env: NodeJS.ProcessEnv): string | undefined {
   const token = text(env, 'DASHBOARD_TOKEN');
-  if (token !== undefined && token.length < MIN_DASHBOARD_TOKEN_LENGTH) fail('DASHBOARD_TOKEN', `must be at least ${MIN_DASHBOARD_TOKEN_LENGTH} characters`);
+  if (token !== undefined && token.length < MIN_DASHBOARD_TOKEN_LENGTH)
+    fail('DASHBOARD_TOKEN', `must be at least ${MIN_DASHBOARD_TOKEN_LENGTH} characters`);
   return token;
 }
 

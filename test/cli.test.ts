@@ -65,14 +65,24 @@ describe('npm start (src/cli.ts)', () => {
   it('with passkeys on, keeps registered credentials under DATA_DIR', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'ariadne-cli-'));
     const origin = 'http://localhost:5173';
-    const p = run({ PORT: '0', HOST: '127.0.0.1', WEBAUTHN_MODE: 'preferred', WEBAUTHN_RP_ID: 'localhost', WEBAUTHN_ORIGIN: origin, DATA_DIR: dataDir });
+    const p = run({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      WEBAUTHN_MODE: 'preferred',
+      WEBAUTHN_RP_ID: 'localhost',
+      WEBAUTHN_ORIGIN: origin,
+      DATA_DIR: dataDir,
+    });
     try {
       await until(() => /"url":"http:\/\/127\.0\.0\.1:\d+"/.test(p.output()), 15_000);
       const url = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(p.output())![1]!;
       const auth = new SoftAuthenticator('ES256', origin, 'localhost');
       const opened = await postJson(`${url}/webauthn/register/options`, { site_key: 's', stable_id: 'u' });
       expect(opened.status).toBe(200);
-      const done = await postJson(`${url}/webauthn/register/verify`, { session_id: opened.body.session_id, response: auth.register(opened.body.options) });
+      const done = await postJson(`${url}/webauthn/register/verify`, {
+        session_id: opened.body.session_id,
+        response: auth.register(opened.body.options),
+      });
       expect(done.body).toEqual({ success: true, credential_id: auth.id });
       p.child.kill('SIGTERM');
       expect(await p.exited).toBe(0);

@@ -177,15 +177,28 @@ describe('loadConfig', () => {
       ['0', '1', '65536'],
       ['1', '1000000', String(1024 * 1024 * 1024)],
     ] as const) {
-      const r = loadConfig({ SIGNING_SECRET: SECRET, DASHBOARD_TOKEN: token, TRACE_SAMPLE_RATE: rate, TRACE_MAX_COUNT: count, TRACE_MAX_BYTES: bytes });
-      expect(r.ok && r.config).toMatchObject({ dashboardToken: token, traces: { sampleRate: Number(rate), maxCount: Number(count), maxBytes: Number(bytes) } });
+      const r = loadConfig({
+        SIGNING_SECRET: SECRET,
+        DASHBOARD_TOKEN: token,
+        TRACE_SAMPLE_RATE: rate,
+        TRACE_MAX_COUNT: count,
+        TRACE_MAX_BYTES: bytes,
+      });
+      expect(r.ok && r.config).toMatchObject({
+        dashboardToken: token,
+        traces: { sampleRate: Number(rate), maxCount: Number(count), maxBytes: Number(bytes) },
+      });
     }
   });
 
   it('warns when TRACE_SAMPLE_RATE samples traces no dashboard can download, and only then', () => {
     const alone = loadConfig({ SIGNING_SECRET: SECRET, TRACE_SAMPLE_RATE: '0.05' });
     expect(alone.ok && alone.warnings).toEqual([expect.stringContaining('TRACE_SAMPLE_RATE=0.05 without DASHBOARD_TOKEN')]);
-    const withDashboard = loadConfig({ SIGNING_SECRET: SECRET, TRACE_SAMPLE_RATE: '0.05', DASHBOARD_TOKEN: 'x'.repeat(MIN_DASHBOARD_TOKEN_LENGTH) });
+    const withDashboard = loadConfig({
+      SIGNING_SECRET: SECRET,
+      TRACE_SAMPLE_RATE: '0.05',
+      DASHBOARD_TOKEN: 'x'.repeat(MIN_DASHBOARD_TOKEN_LENGTH),
+    });
     expect(withDashboard.ok && withDashboard.warnings).toEqual([]);
     const none = loadConfig({ SIGNING_SECRET: SECRET, TRACE_SAMPLE_RATE: '0' });
     expect(none.ok && none.warnings).toEqual([]);
@@ -200,8 +213,28 @@ describe('loadConfig', () => {
 
   it('accepts the keyboard door settings at their bounds', () => {
     for (const [low, high] of [
-      [{ KEYBOARD_FLOOR_PER_MINUTE: '0.1', KEYBOARD_SURGE_FACTOR: '1.5', KEYBOARD_CALM_MINUTES: '1', KEYBOARD_CLIENT_PER_HOUR: '0', KEYBOARD_BUDGET_MINUTE_MS: '1000', POW_KEYBOARD_SURGE_EXTRA_BITS: '0' }, { floorPerMinute: 0.1, surgeFactor: 1.5, calmMinutes: 1, clientPerHour: 0, minuteMs: 1000, bits: 0 }],
-      [{ KEYBOARD_FLOOR_PER_MINUTE: '1000000', KEYBOARD_SURGE_FACTOR: '100', KEYBOARD_CALM_MINUTES: '60', KEYBOARD_CLIENT_PER_HOUR: '100000', KEYBOARD_BUDGET_MINUTE_MS: '60000', POW_KEYBOARD_SURGE_EXTRA_BITS: '8' }, { floorPerMinute: 1_000_000, surgeFactor: 100, calmMinutes: 60, clientPerHour: 100_000, minuteMs: 60_000, bits: 8 }],
+      [
+        {
+          KEYBOARD_FLOOR_PER_MINUTE: '0.1',
+          KEYBOARD_SURGE_FACTOR: '1.5',
+          KEYBOARD_CALM_MINUTES: '1',
+          KEYBOARD_CLIENT_PER_HOUR: '0',
+          KEYBOARD_BUDGET_MINUTE_MS: '1000',
+          POW_KEYBOARD_SURGE_EXTRA_BITS: '0',
+        },
+        { floorPerMinute: 0.1, surgeFactor: 1.5, calmMinutes: 1, clientPerHour: 0, minuteMs: 1000, bits: 0 },
+      ],
+      [
+        {
+          KEYBOARD_FLOOR_PER_MINUTE: '1000000',
+          KEYBOARD_SURGE_FACTOR: '100',
+          KEYBOARD_CALM_MINUTES: '60',
+          KEYBOARD_CLIENT_PER_HOUR: '100000',
+          KEYBOARD_BUDGET_MINUTE_MS: '60000',
+          POW_KEYBOARD_SURGE_EXTRA_BITS: '8',
+        },
+        { floorPerMinute: 1_000_000, surgeFactor: 100, calmMinutes: 60, clientPerHour: 100_000, minuteMs: 60_000, bits: 8 },
+      ],
     ] as const) {
       const r = loadConfig({ SIGNING_SECRET: SECRET, ...low });
       expect(r.ok).toBe(true);
@@ -222,7 +255,12 @@ describe('loadConfig', () => {
     expect(noRp).toEqual({ ok: false, error: expect.stringMatching(/^Invalid configuration: WEBAUTHN_RP_ID is required/) });
     const noOrigin = loadConfig({ SIGNING_SECRET: SECRET, WEBAUTHN_MODE: 'preferred', WEBAUTHN_RP_ID: 'example.com' });
     expect(noOrigin).toEqual({ ok: false, error: expect.stringMatching(/^Invalid configuration: WEBAUTHN_ORIGIN is required/) });
-    const offOrigin = loadConfig({ SIGNING_SECRET: SECRET, WEBAUTHN_MODE: 'preferred', WEBAUTHN_RP_ID: 'example.com', WEBAUTHN_ORIGIN: 'https://evil.example.net' });
+    const offOrigin = loadConfig({
+      SIGNING_SECRET: SECRET,
+      WEBAUTHN_MODE: 'preferred',
+      WEBAUTHN_RP_ID: 'example.com',
+      WEBAUTHN_ORIGIN: 'https://evil.example.net',
+    });
     expect(offOrigin.ok).toBe(false);
     if (!offOrigin.ok) expect(offOrigin.error).toContain('WEBAUTHN_ORIGIN');
   });
@@ -238,7 +276,12 @@ describe('loadConfig', () => {
     expect(off.ok && off.config.scoring).toEqual({ mode: 'off', threshold: defaultTable.threshold, table: 'v3' });
     expect(off.ok && off.warnings).toEqual([expect.stringContaining('SCORING_MODE=off')]);
     const keysOff = loadConfig({ SIGNING_SECRET: SECRET, SCORING_KEYBOARD_MODE: 'off' });
-    expect(keysOff.ok && keysOff.config.scoring).toEqual({ mode: 'enforce', keyboardMode: 'off', threshold: defaultTable.threshold, table: 'v3' });
+    expect(keysOff.ok && keysOff.config.scoring).toEqual({
+      mode: 'enforce',
+      keyboardMode: 'off',
+      threshold: defaultTable.threshold,
+      table: 'v3',
+    });
     expect(keysOff.ok && keysOff.warnings).toEqual([expect.stringContaining('SCORING_KEYBOARD_MODE=off')]);
   });
 
@@ -288,7 +331,15 @@ describe('store settings', () => {
   });
 
   it('STORE=redis puts credentials in Redis too unless CREDENTIALS says file', () => {
-    const env = { SIGNING_SECRET: SECRET, STORE: 'redis', REDIS_URL: 'rediss://u:p@redis.internal:6380/2', REDIS_PREFIX: 'site1:', REDIS_COMMAND_TIMEOUT_MS: '250', REDIS_CLOCK_SKEW_MS: '0', SHARE_PORT: 'true' };
+    const env = {
+      SIGNING_SECRET: SECRET,
+      STORE: 'redis',
+      REDIS_URL: 'rediss://u:p@redis.internal:6380/2',
+      REDIS_PREFIX: 'site1:',
+      REDIS_COMMAND_TIMEOUT_MS: '250',
+      REDIS_CLOCK_SKEW_MS: '0',
+      SHARE_PORT: 'true',
+    };
     const r = loadConfig(env);
     expect(r.ok && r.config.store).toEqual({
       kind: 'redis',
@@ -300,15 +351,29 @@ describe('store settings', () => {
     expect(file.ok && file.config.store.credentials).toBe('file');
   });
 
-  it('REDIS_CLUSTER and REDIS_SENTINELS with REDIS_SENTINEL_NAME: the servers to reach; REDIS_PASSWORD replaces the URL\'s', () => {
+  it("REDIS_CLUSTER and REDIS_SENTINELS with REDIS_SENTINEL_NAME: the servers to reach; REDIS_PASSWORD replaces the URL's", () => {
     const base = { SIGNING_SECRET: SECRET, STORE: 'redis', REDIS_URL: 'rediss://app@x', REDIS_PASSWORD: 'p@ss word' };
     const cluster = loadConfig({ ...base, REDIS_CLUSTER: '10.0.0.1:7000, redis-b:7001,[::1]:7002' });
     expect(cluster.ok && cluster.config.store.redis).toMatchObject({
       url: 'rediss://app:p%40ss%20word@x',
-      topology: { kind: 'cluster', nodes: [{ host: '10.0.0.1', port: 7000 }, { host: 'redis-b', port: 7001 }, { host: '::1', port: 7002 }] },
+      topology: {
+        kind: 'cluster',
+        nodes: [
+          { host: '10.0.0.1', port: 7000 },
+          { host: 'redis-b', port: 7001 },
+          { host: '::1', port: 7002 },
+        ],
+      },
     });
     const sentinel = loadConfig({ ...base, REDIS_SENTINELS: 's1:26379,s2:26379', REDIS_SENTINEL_NAME: 'main' });
-    expect(sentinel.ok && sentinel.config.store.redis.topology).toEqual({ kind: 'sentinel', sentinels: [{ host: 's1', port: 26379 }, { host: 's2', port: 26379 }], name: 'main' });
+    expect(sentinel.ok && sentinel.config.store.redis.topology).toEqual({
+      kind: 'sentinel',
+      sentinels: [
+        { host: 's1', port: 26379 },
+        { host: 's2', port: 26379 },
+      ],
+      name: 'main',
+    });
   });
 
   it.each([
@@ -358,7 +423,10 @@ describe('every numeric variable', () => {
     .flatMap((f) => readFileSync(new URL(f, docsDir), 'utf8').split('\n'))
     .filter((line) => /^\| `[A-Z_]+`/.test(line))
     .map((line) => {
-      const [names = '', def = '', what = ''] = line.split('|').slice(1).map((cell) => cell.trim());
+      const [names = '', def = '', what = ''] = line
+        .split('|')
+        .slice(1)
+        .map((cell) => cell.trim());
       return { names: [...names.matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]!), def, what };
     });
 
@@ -389,7 +457,10 @@ describe('every variable Ariadne reads', () => {
     .split('\n')
     .filter((line) => /^\| `[A-Z_]+`/.test(line))
     .map((line) => {
-      const [names = '', def = ''] = line.split('|').slice(1).map((cell) => cell.trim());
+      const [names = '', def = ''] = line
+        .split('|')
+        .slice(1)
+        .map((cell) => cell.trim());
       return { names: [...names.matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]!), def };
     });
   const documented = new Set(rows.flatMap((r) => r.names));

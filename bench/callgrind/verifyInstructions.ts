@@ -72,7 +72,21 @@ async function serve(file: string, warmUp: number, n: number): Promise<void> {
 function instructions(file: string, warmUp: number, n: number, out: string): number {
   // Pinned like the bench's server: one core available, so the signature is checked inline as
   // there (unpinned on two cores, WORKERS=1 would send it to a signature worker and count the hop).
-  const [command, ...args] = [...PIN.server, 'valgrind', '--tool=callgrind', `--callgrind-out-file=${out}`, 'node', ...NODE_HEAP_FLAGS, '--import', 'tsx', self, 'serve', file, String(warmUp), String(n)];
+  const [command, ...args] = [
+    ...PIN.server,
+    'valgrind',
+    '--tool=callgrind',
+    `--callgrind-out-file=${out}`,
+    'node',
+    ...NODE_HEAP_FLAGS,
+    '--import',
+    'tsx',
+    self,
+    'serve',
+    file,
+    String(warmUp),
+    String(n),
+  ];
   execFileSync(command!, args, { stdio: 'ignore' });
   return Number(/^summary: (\d+)/m.exec(readFileSync(out, 'utf8'))![1]);
 }
@@ -84,7 +98,12 @@ if (process.argv[2] === 'serve') {
   const work = mkdtempSync(join(tmpdir(), 'ariadne-callgrind-'));
   try {
     const file = join(work, 'bodies.json');
-    writeFileSync(file, JSON.stringify(await makeVerifyBodies(warmUp + n2, events === undefined || Number.isNaN(events) || events === 0 ? undefined : events)));
+    writeFileSync(
+      file,
+      JSON.stringify(
+        await makeVerifyBodies(warmUp + n2, events === undefined || Number.isNaN(events) || events === 0 ? undefined : events),
+      ),
+    );
     const a = instructions(file, warmUp, n1, join(work, 'a.out'));
     const b = instructions(file, warmUp, n2, join(work, 'b.out'));
     const kinds = byKind(join(work, 'a.out'), join(work, 'b.out'), n2 - n1);

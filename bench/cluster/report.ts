@@ -88,7 +88,12 @@ export function clusterReport(turns: Turn[], errors: string[], notes: string[] =
   const rows: Row[] = [
     ...turns.map((t, i) => ({ name: `turn ${i + 1}: ${t.setup}`, ...figures([t]) })),
     ...totals,
-    { name: 'Cluster / one Redis, per CPU-second of the nodes', ratio: metrics.ratio, target: target.target, met: target.pass ? 'yes' : 'NO' },
+    {
+      name: 'Cluster / one Redis, per CPU-second of the nodes',
+      ratio: metrics.ratio,
+      target: target.target,
+      met: target.pass ? 'yes' : 'NO',
+    },
   ];
   return {
     turns,

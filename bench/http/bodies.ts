@@ -9,7 +9,6 @@ import { loadKernel, type RawEvent } from '../../src/kernel/index.js';
 export const SECRET = 'bench-signing-secret-0123456789abcdef-0123456789';
 export const SITE_KEY = 'bench-site';
 
-
 export async function postJson(url: string, body: unknown): Promise<{ status: number; text: string }> {
   const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: r.status, text: await r.text() };
@@ -71,4 +70,3 @@ export async function verifyBodies(url: string, n: number, text: 'digest' | 'pla
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, ready - Date.now())));
   return bodies;
 }
-

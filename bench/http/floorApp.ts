@@ -107,11 +107,15 @@ app.listen('127.0.0.1', Number(process.env.PORT), (t) => { if (!t) process.exit(
 /** The floor app of `route`, answering `size` bytes like the bare app, pinned where the server runs. */
 export async function startFloorApp(route: FloorRoute, size: number): Promise<Child> {
   const port = await freePort();
-  return spawnChild([...PIN.server, 'node', '--input-type=module', '-e', FLOOR_APP], {
-    PORT: String(port),
-    FLOOR_ROUTE: route,
-    FLOOR_SIZE: String(size),
-    FLOOR_CHALLENGE_TTL_MS: String(BENCH_CHALLENGE_TTL_MS),
-    HMAC_MODULE: pathToFileURL(join(repoRoot, 'dist', 'core', 'token', 'HmacKey.js')).href,
-  }, '/healthz');
+  return spawnChild(
+    [...PIN.server, 'node', '--input-type=module', '-e', FLOOR_APP],
+    {
+      PORT: String(port),
+      FLOOR_ROUTE: route,
+      FLOOR_SIZE: String(size),
+      FLOOR_CHALLENGE_TTL_MS: String(BENCH_CHALLENGE_TTL_MS),
+      HMAC_MODULE: pathToFileURL(join(repoRoot, 'dist', 'core', 'token', 'HmacKey.js')).href,
+    },
+    '/healthz',
+  );
 }

@@ -137,7 +137,6 @@ export function rssBytes(pid: number, peak = false): number {
   return Number(m[1]) * 1024;
 }
 
-
 /** Seconds the server has spent in garbage collection pauses so far, from its GET /metrics (prom-client's gc histogram). */
 export async function gcSeconds(url: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text();

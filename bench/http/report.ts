@@ -51,7 +51,12 @@ const TARGETS: { name: string; metric: string; min?: number; max?: number; label
   { name: '/challenge per CPU-second vs its floor', metric: 'challenge_floor_cpu_ratio', min: 0.85, label: '>= 85%' },
   { name: '/siteverify (valid) per CPU-second vs its floor', metric: 'siteverify_valid_floor_cpu_ratio', min: 0.8, label: '>= 80%' },
   { name: '/verify per CPU-second vs one-core ECDSA', metric: 'verify_cpu_ratio', min: 0.5, label: '>= 0.5x' },
-  { name: '/siteverify (valid) per CPU-second, Redis store vs memory store', metric: 'redis_siteverify_valid_cpu_ratio', min: 0.7, label: '>= 70%' },
+  {
+    name: '/siteverify (valid) per CPU-second, Redis store vs memory store',
+    metric: 'redis_siteverify_valid_cpu_ratio',
+    min: 0.7,
+    label: '>= 70%',
+  },
   { name: '/verify per CPU-second, Redis store vs memory store', metric: 'redis_verify_cpu_ratio', min: 0.9, label: '>= 90%' },
   // The issue's 150 MB, in the MiB the bench reports.
   { name: 'RSS peak through the per-route load, WORKERS=1', metric: 'rss_peak_mib', max: 150e6 / 2 ** 20, label: '<= 150 MB (143 MiB)' },
@@ -121,12 +126,30 @@ function sectionRows(m: Record<string, number>, counts: RequestCounts): Row[] {
   return [
     route('POST /challenge', 'challenge', counts.challengeFlood, m.ceiling_challenge_rps, m.challenge_ratio),
     route('POST /verify (valid, each a fresh challenge)', 'verify', counts.verify, m.ecdsa_import_verify_per_s, m.verify_ratio),
-    route('POST /siteverify (valid, each once)', 'siteverify_valid', counts.siteverifyValid, m.ceiling_siteverify_valid_rps, m.siteverify_valid_ratio),
-    route('POST /siteverify (bad MAC)', 'siteverify_invalid', counts.siteverifyInvalid, m.ceiling_siteverify_invalid_rps, m.siteverify_invalid_ratio),
+    route(
+      'POST /siteverify (valid, each once)',
+      'siteverify_valid',
+      counts.siteverifyValid,
+      m.ceiling_siteverify_valid_rps,
+      m.siteverify_valid_ratio,
+    ),
+    route(
+      'POST /siteverify (bad MAC)',
+      'siteverify_invalid',
+      counts.siteverifyInvalid,
+      m.ceiling_siteverify_invalid_rps,
+      m.siteverify_invalid_ratio,
+    ),
     route('POST /verify signed with the interface.md text (a second check)', 'verify_plain', counts.verify, undefined, undefined),
     { name: 'the second check: CPU us/req more than /verify', 'CPU us/req': m.verify_plain_extra_cpu_us },
     route('POST /verify, STORE=redis (ratio to memory)', 'redis_verify', counts.verify, m.verify_rps, m.redis_verify_ratio),
-    route('POST /siteverify (valid), STORE=redis (ratio to memory)', 'redis_siteverify_valid', counts.siteverifyValid, m.siteverify_valid_rps, m.redis_siteverify_valid_ratio),
+    route(
+      'POST /siteverify (valid), STORE=redis (ratio to memory)',
+      'redis_siteverify_valid',
+      counts.siteverifyValid,
+      m.siteverify_valid_rps,
+      m.redis_siteverify_valid_ratio,
+    ),
     route('ceiling: bare uWS, /challenge sizes', 'ceiling_challenge', counts.ceiling, undefined, undefined),
     route('ceiling: bare uWS, /verify sizes', 'ceiling_verify', counts.ceiling, undefined, undefined),
     route('ceiling: bare uWS, /siteverify valid sizes', 'ceiling_siteverify_valid', counts.ceiling, undefined, undefined),
@@ -137,12 +160,27 @@ function sectionRows(m: Record<string, number>, counts: RequestCounts): Row[] {
     { name: 'POST /siteverify (valid) per CPU-s, ratio to its floor', ratio: m.siteverify_valid_floor_cpu_ratio },
     route('floor of /verify (ratio per CPU-s: to one-core ECDSA)', 'floor_verify', counts.verify, undefined, undefined),
     { name: 'POST /verify per CPU-s, ratio to its floor', ratio: m.verify_floor_cpu_ratio },
-    { name: 'node:crypto ECDSA P-256 JWK import+verify, one core', 'req/s': m.ecdsa_import_verify_per_s, 'req/CPU-s': m.ecdsa_import_verify_per_cpu_s },
-    { name: `RSS MiB before / after ${counts.challengeFlood} /challenge`, before: m.rss_before_mib, after: m.rss_after_mib, growth: m.rss_growth_mib },
-    { name: 'RSS MiB peak through the per-route load (WORKERS=1)', after: m.rss_peak_mib },
-    { name: 'POST /verify, whole machine, WORKERS=1', 'req/s': m.scaling_verify_rps_1, 'server CPU %': m.scaling_verify_cpu_pct_1, 'wrk CPU %': m.scaling_wrk_cpu_pct_1, 'CPU us/req': m.scaling_verify_cpu_us_1 },
     {
-      name: `POST /verify, whole machine, WORKERS=${m.scaling_workers ?? "N"} (ratio to N x WORKERS=1)`,
+      name: 'node:crypto ECDSA P-256 JWK import+verify, one core',
+      'req/s': m.ecdsa_import_verify_per_s,
+      'req/CPU-s': m.ecdsa_import_verify_per_cpu_s,
+    },
+    {
+      name: `RSS MiB before / after ${counts.challengeFlood} /challenge`,
+      before: m.rss_before_mib,
+      after: m.rss_after_mib,
+      growth: m.rss_growth_mib,
+    },
+    { name: 'RSS MiB peak through the per-route load (WORKERS=1)', after: m.rss_peak_mib },
+    {
+      name: 'POST /verify, whole machine, WORKERS=1',
+      'req/s': m.scaling_verify_rps_1,
+      'server CPU %': m.scaling_verify_cpu_pct_1,
+      'wrk CPU %': m.scaling_wrk_cpu_pct_1,
+      'CPU us/req': m.scaling_verify_cpu_us_1,
+    },
+    {
+      name: `POST /verify, whole machine, WORKERS=${m.scaling_workers ?? 'N'} (ratio to N x WORKERS=1)`,
       'req/s': m.scaling_verify_rps_n,
       'server CPU %': m.scaling_verify_cpu_pct_n,
       'wrk CPU %': m.scaling_wrk_cpu_pct_n,
@@ -169,10 +207,13 @@ function accountRows(b: StageResult, m: Record<string, number>): { name: string;
     { name: 'server, main thread, system time (sockets, epoll)', value: m.verify_main_system_us },
     { name: 'server, V8 helper threads (concurrent GC, compiler)', value: helpers },
     { name: 'server, GC pauses (its /metrics; within the main thread above)', value: m.verify_gc_us },
-    { name: 'uWebSockets.js and the kernel\'s TCP work (the bare app at these sizes, same run)', value: bare },
+    { name: "uWebSockets.js and the kernel's TCP work (the bare app at these sizes, same run)", value: bare },
     { name: 'whole route in process + bare app + server helper threads', value: accounted },
     { name: 'measured: server CPU per /verify (wrk, pinned)', value: measured },
-    { name: 'not accounted for (measured - the line above)', value: accounted === undefined || measured === undefined ? undefined : measured - accounted },
+    {
+      name: 'not accounted for (measured - the line above)',
+      value: accounted === undefined || measured === undefined ? undefined : measured - accounted,
+    },
     { name: 'accounted / measured', value: accounted === undefined || measured === undefined ? undefined : accounted / measured },
   ];
 }
@@ -201,7 +242,11 @@ function stageMarkdown(stages: VerifyStages, m: Record<string, number>): string[
     ...STAGES.map((name, i) => row(name, bench.stagesUs[i], long.stagesUs[i])),
     row('garbage collection (pauses within the stages)', bench.gcUs, long.gcUs),
     row('**sum of the stages**', bench.sumUs, long.sumUs),
-    row('whole route unobserved - sum of the stages (the observer\'s own cost, noise)', bench.routeUs - bench.sumUs, long.routeUs - long.sumUs),
+    row(
+      "whole route unobserved - sum of the stages (the observer's own cost, noise)",
+      bench.routeUs - bench.sumUs,
+      long.routeUs - long.sumUs,
+    ),
     row('whole route in process (handler and its promises), main thread', bench.routeUs, long.routeUs),
     row('V8 helper threads in process (concurrent GC, compiler)', bench.helpersUs, long.helpersUs),
     row('sum / whole route in process', bench.sumUs / bench.routeUs, long.sumUs / long.routeUs),
@@ -226,23 +271,57 @@ export function markdown(r: HttpBenchResult, counts: RequestCounts): string {
       `| ${label} | ${count} | ${fmt(m[`${key}_rps`] ?? 0)} | ${fmt(m[`${key}_p50_ms`] ?? 0)} | ${fmt(m[`${key}_p99_ms`] ?? 0)} | ${fmt(m[`${key}_cpu_pct`] ?? 0)}% | ${fmt(m[`${key}_wrk_cpu_pct`] ?? 0)}% | ${fmt(m[`${key}_cpu_us`] ?? 0)} | ${fmt(m[`${key}_per_cpu_s`] ?? 0)} | ${denom} | ${ratio === undefined ? '' : `${(ratio * 100).toFixed(0)}%`} | ${cpuRatio(m[`${key}_cpu_ratio`])} |`,
     );
   row('POST /challenge', 'challenge', counts.challengeFlood, `${fmt(m.ceiling_challenge_rps ?? 0)} req/s bare uWS`, m.challenge_ratio);
-  row('POST /verify (valid, fresh challenge each)', 'verify', counts.verify, `${fmt(m.ecdsa_import_verify_per_s ?? 0)} ECDSA/s (${fmt(m.ecdsa_import_verify_per_cpu_s ?? 0)} per CPU-s)`, m.verify_ratio);
-  row('POST /siteverify (valid, each once)', 'siteverify_valid', counts.siteverifyValid, `${fmt(m.ceiling_siteverify_valid_rps ?? 0)} req/s bare uWS`, m.siteverify_valid_ratio);
-  row('POST /siteverify (bad MAC)', 'siteverify_invalid', counts.siteverifyInvalid, `${fmt(m.ceiling_siteverify_invalid_rps ?? 0)} req/s bare uWS`, m.siteverify_invalid_ratio);
-  row('POST /verify, interface.md text (second check)', 'verify_plain', counts.verify, `+${fmt(m.verify_plain_extra_cpu_us ?? 0)} µs CPU/req`, undefined);
+  row(
+    'POST /verify (valid, fresh challenge each)',
+    'verify',
+    counts.verify,
+    `${fmt(m.ecdsa_import_verify_per_s ?? 0)} ECDSA/s (${fmt(m.ecdsa_import_verify_per_cpu_s ?? 0)} per CPU-s)`,
+    m.verify_ratio,
+  );
+  row(
+    'POST /siteverify (valid, each once)',
+    'siteverify_valid',
+    counts.siteverifyValid,
+    `${fmt(m.ceiling_siteverify_valid_rps ?? 0)} req/s bare uWS`,
+    m.siteverify_valid_ratio,
+  );
+  row(
+    'POST /siteverify (bad MAC)',
+    'siteverify_invalid',
+    counts.siteverifyInvalid,
+    `${fmt(m.ceiling_siteverify_invalid_rps ?? 0)} req/s bare uWS`,
+    m.siteverify_invalid_ratio,
+  );
+  row(
+    'POST /verify, interface.md text (second check)',
+    'verify_plain',
+    counts.verify,
+    `+${fmt(m.verify_plain_extra_cpu_us ?? 0)} µs CPU/req`,
+    undefined,
+  );
   row('POST /verify, STORE=redis', 'redis_verify', counts.verify, `${fmt(m.verify_rps ?? 0)} req/s memory store`, m.redis_verify_ratio);
-  row('POST /siteverify (valid), STORE=redis', 'redis_siteverify_valid', counts.siteverifyValid, `${fmt(m.siteverify_valid_rps ?? 0)} req/s memory store`, m.redis_siteverify_valid_ratio);
+  row(
+    'POST /siteverify (valid), STORE=redis',
+    'redis_siteverify_valid',
+    counts.siteverifyValid,
+    `${fmt(m.siteverify_valid_rps ?? 0)} req/s memory store`,
+    m.redis_siteverify_valid_ratio,
+  );
   for (const key of ['challenge', 'verify', 'siteverify_valid', 'siteverify_invalid']) {
     if (m[`ceiling_${key}_rps`] !== undefined) row(`ceiling: bare uWS, ${key} sizes`, `ceiling_${key}`, counts.ceiling, '', undefined);
   }
   for (const key of ['challenge', 'siteverify_valid']) {
-    if (m[`floor_${key}_rps`] !== undefined) row(`floor of ${key} (bare uWS + what any answer costs)`, `floor_${key}`, counts.ceiling, 'its ceiling', undefined);
+    if (m[`floor_${key}_rps`] !== undefined)
+      row(`floor of ${key} (bare uWS + what any answer costs)`, `floor_${key}`, counts.ceiling, 'its ceiling', undefined);
   }
-  if (m.floor_verify_rps !== undefined) row('floor of verify (bare uWS + what any answer costs)', 'floor_verify', counts.verify, 'one-core ECDSA', undefined);
+  if (m.floor_verify_rps !== undefined)
+    row('floor of verify (bare uWS + what any answer costs)', 'floor_verify', counts.verify, 'one-core ECDSA', undefined);
   const floorLine = (route: string, key: string, of: string) =>
     m[`floor_${key}_cpu_ratio`] === undefined
       ? []
-      : [`${route} per CPU-second: ${fmt(m[`${key}_floor_cpu_ratio`] ?? 0)} of its floor, which is itself ${fmt(m[`floor_${key}_cpu_ratio`] ?? 0)} of ${of} (the floor: bench/http/floorApp.ts).`];
+      : [
+          `${route} per CPU-second: ${fmt(m[`${key}_floor_cpu_ratio`] ?? 0)} of its floor, which is itself ${fmt(m[`floor_${key}_cpu_ratio`] ?? 0)} of ${of} (the floor: bench/http/floorApp.ts).`,
+        ];
   lines.push(
     '',
     ...floorLine('/challenge', 'challenge', 'the bare app'),
@@ -258,16 +337,23 @@ export function markdown(r: HttpBenchResult, counts: RequestCounts): string {
   }
   if (r.stages !== undefined) lines.push(...stageMarkdown(r.stages, m), '');
   lines.push(`RSS peak through the per-route load (WORKERS=1): ${fmt(m.rss_peak_mib ?? 0)} MiB.`);
-  lines.push(`/siteverify (valid) and /verify: the memory-store and Redis-store servers driven in turns, ${ROUNDS} rounds each (A B A B ...), each round a share of the same bodies.`);
+  lines.push(
+    `/siteverify (valid) and /verify: the memory-store and Redis-store servers driven in turns, ${ROUNDS} rounds each (A B A B ...), each round a share of the same bodies.`,
+  );
   lines.push(
     '',
     `RSS before/after ${counts.challengeFlood} /challenge: ${fmt(m.rss_before_mib ?? 0)} MiB -> ${fmt(m.rss_after_mib ?? 0)} MiB (growth ${fmt(m.rss_growth_mib ?? 0)} MiB).`,
     '',
     '| target | value | goal | met |',
     '|---|---:|---|---|',
-    ...r.targets.map((t) => `| ${t.name} | ${t.name.startsWith('RSS') ? `${fmt(t.value)} MiB` : t.name.includes('ECDSA') ? `${fmt(t.value)}x` : `${(t.value * 100).toFixed(0)}%`} | ${t.target} | ${t.pass ? 'yes' : '**no**'} |`),
+    ...r.targets.map(
+      (t) =>
+        `| ${t.name} | ${t.name.startsWith('RSS') ? `${fmt(t.value)} MiB` : t.name.includes('ECDSA') ? `${fmt(t.value)}x` : `${(t.value * 100).toFixed(0)}%`} | ${t.target} | ${t.pass ? 'yes' : '**no**'} |`,
+    ),
     '',
-    r.regressions.length === 0 ? 'No regression over 10% against the baseline (or no baseline).' : `Regressions over 10% against the baseline:\n${r.regressions.map((x) => `- ${x}`).join('\n')}`,
+    r.regressions.length === 0
+      ? 'No regression over 10% against the baseline (or no baseline).'
+      : `Regressions over 10% against the baseline:\n${r.regressions.map((x) => `- ${x}`).join('\n')}`,
   );
   if (r.errors.length > 0) lines.push('', 'Unexpected answers:', ...r.errors.map((e) => `- ${e}`));
   return `${lines.join('\n')}\n`;
@@ -281,7 +367,13 @@ export function markdown(r: HttpBenchResult, counts: RequestCounts): string {
 export function report(
   metrics: Record<string, number>,
   errors: string[],
-  run: { quick: boolean; loadAverage: number; counts: RequestCounts; baseline: Record<string, number> | undefined; stages?: VerifyStages | undefined },
+  run: {
+    quick: boolean;
+    loadAverage: number;
+    counts: RequestCounts;
+    baseline: Record<string, number> | undefined;
+    stages?: VerifyStages | undefined;
+  },
 ): HttpBenchResult {
   const ratio = (a: string, b: string) => {
     const x = metrics[a];

@@ -61,7 +61,8 @@ export class RouteMeasurements {
    * run on the pinned core, so a route is warmed up before its figures are taken.
    */
   async warmUp(path: string, bodies: string[], urls: string[]): Promise<void> {
-    for (const url of urls) await runWrk(this.work, { url, path, bodies, count: bodies.length, expectStatus: 200, expectText: '"success":true' });
+    for (const url of urls)
+      await runWrk(this.work, { url, path, bodies, count: bodies.length, expectStatus: 200, expectText: '"success":true' });
   }
 
   /** One wrk run against `child`, with the CPU time the child used meanwhile. */

@@ -26,7 +26,10 @@ export function workersOf(argv: readonly string[]): number {
 export async function measureScaling(work: string, workers: number, count: number): Promise<Record<string, number>> {
   const metrics: Record<string, number> = { scaling_workers: workers };
   const wrkThreads = Math.max(1, Math.floor(availableParallelism() / 4));
-  for (const [label, n] of [['1', 1], ['n', workers]] as const) {
+  for (const [label, n] of [
+    ['1', 1],
+    ['n', workers],
+  ] as const) {
     const server = await startServer({ WORKERS: String(n) }, true);
     try {
       const bodies = await verifyBodies(server.url, count);
@@ -41,7 +44,8 @@ export async function measureScaling(work: string, workers: number, count: numbe
         expectText: '"success":true',
         whole: { threads: wrkThreads, connections: 64 * wrkThreads },
       });
-      if (r.errors > 0) throw new Error(`WORKERS=${n}: ${r.errors} of ${count} /verify not as expected (first: ${r.firstError ?? 'no answer'})`);
+      if (r.errors > 0)
+        throw new Error(`WORKERS=${n}: ${r.errors} of ${count} /verify not as expected (first: ${r.firstError ?? 'no answer'})`);
       metrics[`scaling_verify_rps_${label}`] = r.rps;
       const cpu = cpuSeconds(pid) - cpuBefore;
       metrics[`scaling_verify_cpu_pct_${label}`] = (cpu / r.seconds) * 100;

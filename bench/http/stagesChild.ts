@@ -15,7 +15,15 @@ export interface VerifyStages {
 
 /** One run of bench/verifyStages.ts in a child pinned like the server, with its heap flags. */
 function stagesChild(events: number | undefined): Promise<StageResult> {
-  const args = [...PIN.server, 'node', ...NODE_HEAP_FLAGS, '--import', 'tsx', join(repoRoot, 'bench', 'verifyStages.ts'), ...(events === undefined ? [] : [String(events)])];
+  const args = [
+    ...PIN.server,
+    'node',
+    ...NODE_HEAP_FLAGS,
+    '--import',
+    'tsx',
+    join(repoRoot, 'bench', 'verifyStages.ts'),
+    ...(events === undefined ? [] : [String(events)]),
+  ];
   return new Promise((resolvePromise, reject) => {
     const child = spawn(args[0]!, args.slice(1), { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

@@ -15,7 +15,6 @@ export const WRK_CONNECTIONS = 64;
 /** A route run that has not finished in this time is reported incomplete. */
 const RUN_CAP_SECONDS = 300;
 
-
 /** One wrk run: answers counted, those not as expected, and the rate from first send to last answer. */
 export interface LoadResult {
   responses: number;
@@ -180,7 +179,11 @@ export async function runWrk(work: string, spec: LoadSpec): Promise<LoadResult> 
     p50_us: number;
     p99_us: number;
   };
-  const firstError = out.split('\n').find((l) => l.startsWith('WRK_FIRST_ERROR '))?.slice(16).trim();
+  const firstError = out
+    .split('\n')
+    .find((l) => l.startsWith('WRK_FIRST_ERROR '))
+    ?.slice(16)
+    .trim();
   const missing = spec.count - r.answered;
   return {
     responses: r.answered,
@@ -193,4 +196,3 @@ export async function runWrk(work: string, spec: LoadSpec): Promise<LoadResult> 
     p99Ms: r.p99_us / 1000,
   };
 }
-

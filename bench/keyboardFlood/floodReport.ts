@@ -56,7 +56,9 @@ export function floodReport(outcomes: readonly FloodOutcome[], doors: readonly D
     ['after the escalation', ended, Infinity],
   ];
   for (const [label, from, to] of windows) {
-    const people = outcomes.filter((o) => o.kind !== 'script' && o.kind !== 'pointer' && o.fetchedAt >= from && o.submittedAt < to && Number.isFinite(o.submittedAt));
+    const people = outcomes.filter(
+      (o) => o.kind !== 'script' && o.kind !== 'pointer' && o.fetchedAt >= from && o.submittedAt < to && Number.isFinite(o.submittedAt),
+    );
     const kinds = [...new Set(people.map((o) => o.kind))].sort();
     for (const kind of kinds) {
       const mine = people.filter((o) => o.kind === kind);

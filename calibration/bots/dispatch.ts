@@ -36,7 +36,9 @@ export interface ToolPoint extends Pt {
  */
 export function dispatch(rng: Rng, maze: Maze, points: readonly ToolPoint[], variant: Variant): RawEvent[] {
   const times =
-    variant.timing === 'native' ? points.map((p) => p.t ?? 0) : frameTimes(rng, points.length, variant.timing === 16 ? 1000 / 60 : variant.timing);
+    variant.timing === 'native'
+      ? points.map((p) => p.t ?? 0)
+      : frameTimes(rng, points.length, variant.timing === 16 ? 1000 / 60 : variant.timing);
   const snap = (v: number) => Math.round(v * variant.dpr) / variant.dpr;
   const start = rng.uniform(0, 300);
   let last = -Infinity;

@@ -28,9 +28,24 @@ const motorVariants = CADENCES.flatMap((c) => DPRS.map((dpr) => ({ c, dpr })));
 
 export const BOT_FAMILIES: readonly BotFamily[] = [
   ...SCRIPTED.map((name): BotFamily => ({ name, variants: ['browser clocks'], events: (rng, maze) => botEvents(name, rng, maze) })),
-  { name: 'ghost-cursor', tool: 'ghost-cursor', variants: toolVariants, events: (rng, maze, v) => ghostCursorEvents(rng, maze, ALL_VARIANTS[v]!) },
-  { name: 'hero', tool: '@ulixee/default-human-emulator', variants: toolVariants, events: (rng, maze, v) => heroEmulatorEvents(rng, maze, ALL_VARIANTS[v]!) },
-  { name: 'windmouse-npm', tool: 'windmouse', variants: toolVariants, events: (rng, maze, v) => windmousePackageEvents(rng, maze, ALL_VARIANTS[v]!) },
+  {
+    name: 'ghost-cursor',
+    tool: 'ghost-cursor',
+    variants: toolVariants,
+    events: (rng, maze, v) => ghostCursorEvents(rng, maze, ALL_VARIANTS[v]!),
+  },
+  {
+    name: 'hero',
+    tool: '@ulixee/default-human-emulator',
+    variants: toolVariants,
+    events: (rng, maze, v) => heroEmulatorEvents(rng, maze, ALL_VARIANTS[v]!),
+  },
+  {
+    name: 'windmouse-npm',
+    tool: 'windmouse',
+    variants: toolVariants,
+    events: (rng, maze, v) => windmousePackageEvents(rng, maze, ALL_VARIANTS[v]!),
+  },
   {
     name: 'submovements',
     variants: motorVariants.map(({ c, dpr }) => `${c} ms, dpr ${dpr}`),

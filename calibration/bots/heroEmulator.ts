@@ -6,7 +6,14 @@ import { dispatch, type ToolPoint, type Variant } from './dispatch.js';
 import { waypoints } from './waypoints.js';
 import { withSeededRandom } from './withSeededRandom.js';
 
-type GenerateVector = (from: Pt, to: Pt, targetWidth: number, minPoints: number, maxPoints: number, overshoot: { threshold: number; radius: number; spread: number }) => Pt[];
+type GenerateVector = (
+  from: Pt,
+  to: Pt,
+  targetWidth: number,
+  minPoints: number,
+  maxPoints: number,
+  overshoot: { threshold: number; radius: number; spread: number },
+) => Pt[];
 interface Emulator {
   minMoveVectorPoints: number;
   maxMoveVectorPoints: number;
@@ -33,7 +40,9 @@ export function heroEmulatorEvents(rng: Rng, maze: Maze, variant: Variant): RawE
   withSeededRandom(rng, () => {
     for (let i = 0; i + 1 < targets.length; i++) {
       const overshoot = { threshold: emulator.overshootThreshold, radius: emulator.overshootRadius, spread: emulator.overshootSpread };
-      points.push(...generateVector(targets[i]!, targets[i + 1]!, 1, emulator.minMoveVectorPoints, emulator.maxMoveVectorPoints, overshoot).slice(1));
+      points.push(
+        ...generateVector(targets[i]!, targets[i + 1]!, 1, emulator.minMoveVectorPoints, emulator.maxMoveVectorPoints, overshoot).slice(1),
+      );
     }
   });
   let t = 0;

@@ -22,8 +22,13 @@ export function intermittentControlEvents(rng: Rng, maze: Maze, cadence: Cadence
   const aimError = rng.uniform(0.03, 0.12) * CELL;
   const commandNoise = rng.uniform(0.05, 0.2);
   const start = line[0]!;
-  let x = start.x, y = start.y, vx = 0, vy = 0;
-  let goal = 0, target: Pt = start, nextDecision = rng.uniform(150, 450);
+  let x = start.x,
+    y = start.y,
+    vx = 0,
+    vy = 0;
+  let goal = 0,
+    target: Pt = start,
+    nextDecision = rng.uniform(150, 450);
   const path: Pt[] = [];
   for (let ms = 0; ms < 60_000; ms++) {
     if (ms >= nextDecision) {
@@ -49,7 +54,8 @@ export function intermittentControlEvents(rng: Rng, maze: Maze, cadence: Cadence
 
 /** Arc length along `line` nearest to `p`, searched a little either side of `near`. */
 function progressOf(line: readonly Pt[], s: readonly number[], near: number, p: Pt): number {
-  let best = near, bestD = Infinity;
+  let best = near,
+    bestD = Infinity;
   for (let at = Math.max(0, near - CELL); at <= Math.min(s[s.length - 1]!, near + 3 * CELL); at += 2) {
     const q = pointAt(line, s, at).p;
     const d = Math.hypot(q.x - p.x, q.y - p.y);

@@ -16,13 +16,17 @@ export function powerLawEvents(rng: Rng, maze: Maze, cadence: Cadence, dpr: Dpr)
   const line = smoothPath(maze, rng.uniform(0.2, 0.45) * CELL);
   const s = arcLengths(line);
   const total = s[s.length - 1]!;
-  const vmax = rng.uniform(3, 10) * CELL / 1000;
+  const vmax = (rng.uniform(3, 10) * CELL) / 1000;
   // At a radius of one cell the law gives 0.4 to 0.8 of the top speed.
   const k = (vmax * rng.uniform(0.4, 0.8)) / Math.cbrt(CELL);
   const pulse = rng.uniform(150, 350);
   const shake = tremor(rng);
   const path: Pt[] = [];
-  let at = 0, ms = 0, lateral = 0, pausedUntil = rng.uniform(100, 400), wasTurning = false;
+  let at = 0,
+    ms = 0,
+    lateral = 0,
+    pausedUntil = rng.uniform(100, 400),
+    wasTurning = false;
   while (at < total && ms < 60_000) {
     const here = pointAt(line, s, at);
     const ahead = pointAt(line, s, at + 4);

@@ -41,12 +41,20 @@ function polyline(points: readonly Pt[]) {
 }
 
 /** A run of legs between the solution's corners, each timed by `ease` over its own duration. */
-function legs(rng: Rng, maze: Maze, speed: number, ease: (f: number) => number, shape: (a: Pt, b: Pt) => (f: number) => Pt, pauseP: number) {
+function legs(
+  rng: Rng,
+  maze: Maze,
+  speed: number,
+  ease: (f: number) => number,
+  shape: (a: Pt, b: Pt) => (f: number) => Pt,
+  pauseP: number,
+) {
   const cs = corners(maze);
   const parts: { t0: number; t1: number; f: (f: number) => Pt }[] = [];
   let t = rng.uniform(0, 300);
   for (let i = 0; i < cs.length - 1; i++) {
-    const a = cs[i]!, b = cs[i + 1]!;
+    const a = cs[i]!,
+      b = cs[i + 1]!;
     const d = Math.hypot(b.x - a.x, b.y - a.y);
     const dur = Math.max(60, (d / (speed * CELL)) * 1000);
     parts.push({ t0: t, t1: t + dur, f: shape(a, b) });
@@ -84,8 +92,10 @@ function motion(family: ScriptedFamily, rng: Rng, maze: Maze): Motion {
       const bend = rng.uniform(0.05, 0.3) * CELL;
       const curve = (a: Pt, b: Pt) => {
         const d = Math.hypot(b.x - a.x, b.y - a.y) || 1;
-        const nx = -(b.y - a.y) / d, ny = (b.x - a.x) / d;
-        const o1 = rng.uniform(-bend, bend), o2 = rng.uniform(-bend, bend);
+        const nx = -(b.y - a.y) / d,
+          ny = (b.x - a.x) / d;
+        const o1 = rng.uniform(-bend, bend),
+          o2 = rng.uniform(-bend, bend);
         const c1 = { x: a.x + (b.x - a.x) / 3 + nx * o1, y: a.y + (b.y - a.y) / 3 + ny * o1 };
         const c2 = { x: a.x + (2 * (b.x - a.x)) / 3 + nx * o2, y: a.y + (2 * (b.y - a.y)) / 3 + ny * o2 };
         return (f: number) => {
@@ -109,10 +119,18 @@ function motion(family: ScriptedFamily, rng: Rng, maze: Maze): Motion {
 
 /** WindMouse (Benjamin J. Land's wind and gravity mover) through the solution's corners. */
 function windMouse(rng: Rng, maze: Maze): Motion {
-  const gravity = rng.uniform(7, 11), wind = rng.uniform(2, 4), maxStep = rng.uniform(8, 16), near = 12;
+  const gravity = rng.uniform(7, 11),
+    wind = rng.uniform(2, 4),
+    maxStep = rng.uniform(8, 16),
+    near = 12;
   const targets = corners(maze);
   const pts: Pt[] = [targets[0]!];
-  let x = pts[0]!.x, y = pts[0]!.y, vx = 0, vy = 0, wx = 0, wy = 0;
+  let x = pts[0]!.x,
+    y = pts[0]!.y,
+    vx = 0,
+    vy = 0,
+    wx = 0,
+    wy = 0;
   for (let k = 1; k < targets.length; k++) {
     const goal = targets[k]!;
     for (let guard = 0; guard < 2000; guard++) {
@@ -147,7 +165,8 @@ function windMouse(rng: Rng, maze: Maze): Motion {
     duration,
     at(t: number): Pt {
       const i = Math.min(pts.length - 1, Math.max(0, t / stepMs));
-      const a = pts[Math.floor(i)]!, b = pts[Math.min(pts.length - 1, Math.floor(i) + 1)]!;
+      const a = pts[Math.floor(i)]!,
+        b = pts[Math.min(pts.length - 1, Math.floor(i) + 1)]!;
       const f = i - Math.floor(i);
       return { x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f };
     },

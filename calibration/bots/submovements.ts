@@ -25,7 +25,8 @@ const minimumJerk = (f: number) => (f <= 0 ? 0 : f >= 1 ? 1 : f * f * f * (10 - 
 export function submovementEvents(rng: Rng, maze: Maze, cadence: Cadence, dpr: Dpr): RawEvent[] {
   const targets = waypoints(rng, maze, 0.12);
   const pace = rng.uniform(0.6, 1.4);
-  const a = rng.uniform(80, 150) * pace, b = rng.uniform(90, 160) * pace;
+  const a = rng.uniform(80, 150) * pace,
+    b = rng.uniform(90, 160) * pace;
   const strokes: Stroke[] = [];
   let planned = targets[0]!;
   let t = rng.uniform(100, 400);
@@ -34,10 +35,12 @@ export function submovementEvents(rng: Rng, maze: Maze, cadence: Cadence, dpr: D
     planned = to;
   };
   for (const target of targets.slice(1)) {
-    const dx = target.x - planned.x, dy = target.y - planned.y;
+    const dx = target.x - planned.x,
+      dy = target.y - planned.y;
     const d = Math.hypot(dx, dy);
     if (d < 1) continue;
-    const ux = dx / d, uy = dy / d;
+    const ux = dx / d,
+      uy = dy / d;
     const gain = rng.next() < 0.15 ? rng.uniform(1.04, 1.12) : 0.95 + 0.04 * rng.gauss();
     const lateral = 0.025 * d * rng.gauss();
     const primary = a + b * Math.log2(d / (0.5 * CELL) + 1);
@@ -58,9 +61,13 @@ export function submovementEvents(rng: Rng, maze: Maze, cadence: Cadence, dpr: D
   const shake = tremor(rng);
   const noise = rng.uniform(0.01, 0.04);
   const path: Pt[] = [];
-  let nx = 0, ny = 0, px = targets[0]!.x, py = targets[0]!.y;
+  let nx = 0,
+    ny = 0,
+    px = targets[0]!.x,
+    py = targets[0]!.y;
   for (let ms = 0; ms <= duration; ms++) {
-    let x = targets[0]!.x, y = targets[0]!.y;
+    let x = targets[0]!.x,
+      y = targets[0]!.y;
     for (const s of strokes) {
       const f = minimumJerk((ms - s.t0) / s.duration);
       x += s.dx * f;

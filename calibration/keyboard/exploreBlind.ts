@@ -76,8 +76,17 @@ export function exploreBlind(rng: Rng, maze: Maze, who: BlindExplorer, maxKeys =
     const here = id(maze, at);
     const done = tried.get(here) ?? new Set<MoveKey>();
     tried.set(here, done);
-    const back = path.length > 1 ? KEYS.find((k) => { const c = step(at, k); const p = path.at(-2)!; return c.x === p.x && c.y === p.y; }) : undefined;
-    const fresh = KEYS.filter((k) => isOpen(maze, at, k) && k !== back && !done.has(k) && (!seen.has(id(maze, step(at, k))) || rng.next() < who.memoryLapse));
+    const back =
+      path.length > 1
+        ? KEYS.find((k) => {
+            const c = step(at, k);
+            const p = path.at(-2)!;
+            return c.x === p.x && c.y === p.y;
+          })
+        : undefined;
+    const fresh = KEYS.filter(
+      (k) => isOpen(maze, at, k) && k !== back && !done.has(k) && (!seen.has(id(maze, step(at, k))) || rng.next() < who.memoryLapse),
+    );
     const wanted = rng.next() < who.towardsExit ? (['ArrowDown', 'ArrowRight'] as MoveKey[]) : [];
     const choice = fresh.find((k) => wanted.includes(k)) ?? (fresh.length > 0 ? rng.pick(fresh) : undefined);
     if (choice === undefined) {

@@ -74,10 +74,19 @@ export function fitKeyboardModel(all: readonly KeyboardLabelled[], lambda = 0.01
   const gatesOnly: InputTable = { bias: 0, terms: [], gates: [...KEYBOARD_GATES] };
   const data = all.filter((d) => trippedGate(gatesOnly, { kernel: new Float64Array(0), keyboard: d.values }) === undefined);
   const terms = KEYBOARD_MODEL.map(([feature, transform, fold]) => {
-    const xs = data.filter((d) => d.human).map((d) => transformed(transform, d.values[slot(feature)]!)).filter(Number.isFinite);
+    const xs = data
+      .filter((d) => d.human)
+      .map((d) => transformed(transform, d.values[slot(feature)]!))
+      .filter(Number.isFinite);
     const s = [...xs].sort((a, b) => a - b);
     const iqr = s[Math.floor(s.length * 0.75)]! - s[Math.floor(s.length * 0.25)]!;
-    return { feature, transform, center: median(xs), scale: Math.max(iqr / 1.349, MIN_SCALE), ...(fold === undefined ? {} : { fold: true }) };
+    return {
+      feature,
+      transform,
+      center: median(xs),
+      scale: Math.max(iqr / 1.349, MIN_SCALE),
+      ...(fold === undefined ? {} : { fold: true }),
+    };
   });
   const k = terms.length + 1;
   const beta = new Array<number>(k).fill(0);
@@ -166,7 +175,12 @@ export function keyboardLogit(model: InputTable, values: Float64Array): number {
  * the fit refuses more, lowered where it refuses fewer. A solve below a gate counts as refused
  * whatever the bias.
  */
-export function placeBiasForPeople(model: InputTable, people: readonly (readonly Float64Array[])[], share: number, cutLogit: number): InputTable {
+export function placeBiasForPeople(
+  model: InputTable,
+  people: readonly (readonly Float64Array[])[],
+  share: number,
+  cutLogit: number,
+): InputTable {
   let shift = -Infinity;
   for (const solves of people) {
     const logits = solves.map((v) => keyboardLogit(model, v)).sort((a, b) => b - a);

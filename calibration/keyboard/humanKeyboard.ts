@@ -65,7 +65,8 @@ export function humanKeyboard(rng: Rng, maze: Maze, assume: HumanAssumptions = F
     previousKey = key;
   };
   for (let i = 1; i < route.length; i++) {
-    const from = route[i - 1]!, to = route[i]!;
+    const from = route[i - 1]!,
+      to = route[i]!;
     const key = keyBetween(from.cell, to.cell);
     if (i > 1) {
       let gap = lognormal(person.tap, person.tapSd);
@@ -111,9 +112,15 @@ export function humanKeyboard(rng: Rng, maze: Maze, assume: HumanAssumptions = F
 
 /** Cells after route[i] (itself included) reached in the same direction as route[i-1] -> route[i]. */
 function straightRun(route: readonly Step[], i: number): number {
-  const dx = route[i]!.cell.x - route[i - 1]!.cell.x, dy = route[i]!.cell.y - route[i - 1]!.cell.y;
+  const dx = route[i]!.cell.x - route[i - 1]!.cell.x,
+    dy = route[i]!.cell.y - route[i - 1]!.cell.y;
   let n = 1;
-  while (i + n < route.length && route[i + n]!.cell.x - route[i + n - 1]!.cell.x === dx && route[i + n]!.cell.y - route[i + n - 1]!.cell.y === dy) n++;
+  while (
+    i + n < route.length &&
+    route[i + n]!.cell.x - route[i + n - 1]!.cell.x === dx &&
+    route[i + n]!.cell.y - route[i + n - 1]!.cell.y === dy
+  )
+    n++;
   return n;
 }
 

@@ -59,23 +59,28 @@ export type HoldStyle = (typeof HOLD_STYLES)[number];
 function gapsOf(rng: Rng, family: KeyboardBotFamily): () => number {
   switch (family) {
     case 'constant': {
-      const g = rng.uniform(80, 300), jitter = rng.uniform(0, 5);
+      const g = rng.uniform(80, 300),
+        jitter = rng.uniform(0, 5);
       return () => g + rng.uniform(-jitter, jitter);
     }
     case 'uniform': {
-      const lo = rng.uniform(50, 200), hi = lo + rng.uniform(100, 500);
+      const lo = rng.uniform(50, 200),
+        hi = lo + rng.uniform(100, 500);
       return () => rng.uniform(lo, hi);
     }
     case 'gaussian': {
-      const mean = rng.uniform(150, 400), sd = mean * rng.uniform(0.1, 0.4);
+      const mean = rng.uniform(150, 400),
+        sd = mean * rng.uniform(0.1, 0.4);
       return () => Math.max(30, mean + sd * rng.gauss());
     }
     case 'exponential': {
-      const min = rng.uniform(30, 100), mean = rng.uniform(100, 300);
+      const min = rng.uniform(30, 100),
+        mean = rng.uniform(100, 300);
       return () => min - mean * Math.log(1 - rng.next());
     }
     default: {
-      const median = rng.uniform(150, 350), sd = rng.uniform(0.2, 0.7);
+      const median = rng.uniform(150, 350),
+        sd = rng.uniform(0.2, 0.7);
       return () => median * Math.exp(sd * rng.gauss());
     }
   }
@@ -87,7 +92,8 @@ function holdsOf(rng: Rng, style: HoldStyle): () => number | null {
     const h = rng.uniform(0, 120);
     return () => h;
   }
-  const lo = rng.uniform(20, 80), hi = lo + rng.uniform(30, 120);
+  const lo = rng.uniform(20, 80),
+    hi = lo + rng.uniform(30, 120);
   return () => rng.uniform(lo, hi);
 }
 
@@ -97,7 +103,10 @@ export function keyboardBot(rng: Rng, maze: Maze, family: KeyboardBotFamily, hol
   if (family === 'scan-script') return scanScript(rng, maze, holdsOf(rng, holdStyle));
   if (family === 'bursty') return bursty(rng, maze, holdsOf(rng, holdStyle));
   // The scripted pauses sit on an independent base rhythm.
-  const gap = gapsOf(rng, family === 'turn-pause' || family === 'decision-pause' ? rng.pick(['uniform', 'gaussian', 'lognormal'] as const) : family);
+  const gap = gapsOf(
+    rng,
+    family === 'turn-pause' || family === 'decision-pause' ? rng.pick(['uniform', 'gaussian', 'lognormal'] as const) : family,
+  );
   const hold = holdsOf(rng, holdStyle);
   const pause = { lo: rng.uniform(100, 300), span: rng.uniform(100, 600) };
   const sol = maze.solution;
@@ -109,7 +118,8 @@ export function keyboardBot(rng: Rng, maze: Maze, family: KeyboardBotFamily, hol
       t += gap();
       const turns = key !== strokes.at(-1)!.key;
       const junction = openNeighbours(maze, sol[i - 1]!).length >= 3;
-      if ((family === 'turn-pause' && turns) || (family === 'decision-pause' && (turns || junction))) t += pause.lo + rng.next() * pause.span;
+      if ((family === 'turn-pause' && turns) || (family === 'decision-pause' && (turns || junction)))
+        t += pause.lo + rng.next() * pause.span;
     }
     strokes.push({ t, key, to: sol[i]!, hold: hold() });
   }
@@ -132,7 +142,9 @@ function explorerScript(rng: Rng, maze: Maze, hold: () => number | null): Planne
 
 /** The solution in whole scan steps: a period, and one to four steps a key drawn whatever the key. */
 function scanScript(rng: Rng, maze: Maze, hold: () => number | null): PlannedStroke[] {
-  const period = rng.uniform(500, 2000), within = rng.uniform(0.2, 0.8), jitter = rng.uniform(0, 0.15);
+  const period = rng.uniform(500, 2000),
+    within = rng.uniform(0.2, 0.8),
+    jitter = rng.uniform(0, 0.15);
   const sol = maze.solution;
   let t = rng.uniform(1000, 4000);
   return sol.slice(1).map((to, i) => ({
@@ -145,7 +157,10 @@ function scanScript(rng: Rng, maze: Maze, hold: () => number | null): PlannedStr
 
 /** The solution in spells of quick and slow keys, switching state at random. */
 function bursty(rng: Rng, maze: Maze, hold: () => number | null): PlannedStroke[] {
-  const quick = rng.uniform(120, 400), slow = quick * rng.uniform(2, 6), change = rng.uniform(0.1, 0.4), sd = rng.uniform(0.1, 0.4);
+  const quick = rng.uniform(120, 400),
+    slow = quick * rng.uniform(2, 6),
+    change = rng.uniform(0.1, 0.4),
+    sd = rng.uniform(0.1, 0.4);
   const sol = maze.solution;
   let slowNow = rng.next() < 0.5;
   let t = rng.uniform(300, 2000);
@@ -159,9 +174,14 @@ function bursty(rng: Rng, maze: Maze, hold: () => number | null): PlannedStroke[
 /** A modelled person's solve with its gaps, and separately its holds, shuffled. */
 function shuffledPerson(rng: Rng, maze: Maze): PlannedStroke[] {
   const strokes = keyboardPerson(rng, maze, rng.pick(KEYBOARD_PEOPLE));
-  const gaps = shuffle(rng, strokes.slice(1).map((s, i) => s.t - strokes[i]!.t));
-  const holds = shuffle(rng, strokes.map((s) => s.hold));
+  const gaps = shuffle(
+    rng,
+    strokes.slice(1).map((s, i) => s.t - strokes[i]!.t),
+  );
+  const holds = shuffle(
+    rng,
+    strokes.map((s) => s.hold),
+  );
   let t = strokes[0]!.t;
   return strokes.map((s, i) => ({ ...s, t: (t += i === 0 ? 0 : gaps[i - 1]!), hold: holds[i]! }));
 }
-

@@ -39,7 +39,12 @@ export function keyIntoWall(maze: Maze, c: Cell, pick: (keys: MoveKey[]) => Move
  * exit (both widgets stop listening there). Ours records the first arrow twice (on S, then on the
  * cell it moves to) unless `enter` started the solve `enter` ms earlier.
  */
-export function keyboardEvents(maze: Maze, strokes: readonly PlannedStroke[], widget: KeyboardWidget, enter?: { lead: number; hold: number }): RawEvent[] {
+export function keyboardEvents(
+  maze: Maze,
+  strokes: readonly PlannedStroke[],
+  widget: KeyboardWidget,
+  enter?: { lead: number; hold: number },
+): RawEvent[] {
   const at = (c: Cell) => ({ x: (c.x + 0.5) / maze.width, y: (c.y + 0.5) / maze.height });
   const downs: { t: number; key: string; cell: Cell }[] = [];
   const ups: { t: number; key: string }[] = [];

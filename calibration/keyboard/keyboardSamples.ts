@@ -42,7 +42,8 @@ export function keyboardSamples(
     const maze = kernel.generateMaze(params);
     const widget = rng.pick(['ours', 'deployed'] as const);
     const enter = widget === 'ours' && rng.next() < 0.5 ? { lead: rng.uniform(300, 1500), hold: rng.uniform(60, 140) } : undefined;
-    if (isPerson(kind)) return { kind, widget, maze: params, events: keyboardEvents(maze, keyboardPerson(rng, maze, kind, assume), widget, enter) };
+    if (isPerson(kind))
+      return { kind, widget, maze: params, events: keyboardEvents(maze, keyboardPerson(rng, maze, kind, assume), widget, enter) };
     const holdStyle = HOLD_STYLES[i % HOLD_STYLES.length]!;
     return { kind, holdStyle, widget, maze: params, events: keyboardEvents(maze, keyboardBot(rng, maze, kind, holdStyle), widget, enter) };
   });

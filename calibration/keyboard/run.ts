@@ -52,7 +52,11 @@ function measured(samples: readonly KeyboardSample[]): Measured[] {
 
 /** People weighted to 1 in all, each people model alike; scripts to 1, each family alike. */
 function labelled(data: readonly Measured[]): KeyboardLabelled[] {
-  const weights = groupWeights(data, (d) => isPerson(d.kind), (d) => d.kind);
+  const weights = groupWeights(
+    data,
+    (d) => isPerson(d.kind),
+    (d) => d.kind,
+  );
   return data.map((d, i) => ({ values: d.values, human: isPerson(d.kind), weight: weights[i]! }));
 }
 
@@ -110,15 +114,29 @@ async function outcomes(t: ScoringTable, samples: readonly KeyboardSample[]): Pr
 
 const rate = (xs: readonly Outcome[], key: 'replays' | 'scorer' | 'endToEnd'): Rate => wilson(xs.filter((x) => x[key]).length, xs.length);
 const quantile = (xs: readonly number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
-const heldOutPeople = (kind: (typeof KEYBOARD_PEOPLE)[number], spread: MazeSpread) => keyboardSamples(kernel, kind, SIZES.people, 9_000 + KEYBOARD_PEOPLE.indexOf(kind), spread);
-const heldOutBots = (family: (typeof KEYBOARD_BOT_FAMILIES)[number], spread: MazeSpread) => keyboardSamples(kernel, family, SIZES.bots, 9_100 + KEYBOARD_BOT_FAMILIES.indexOf(family), spread);
+const heldOutPeople = (kind: (typeof KEYBOARD_PEOPLE)[number], spread: MazeSpread) =>
+  keyboardSamples(kernel, kind, SIZES.people, 9_000 + KEYBOARD_PEOPLE.indexOf(kind), spread);
+const heldOutBots = (family: (typeof KEYBOARD_BOT_FAMILIES)[number], spread: MazeSpread) =>
+  keyboardSamples(kernel, family, SIZES.bots, 9_100 + KEYBOARD_BOT_FAMILIES.indexOf(family), spread);
 const label = (kind: KeyboardSample['kind']) =>
-  isPerson(kind) ? `${kind} (MODEL)` : `${kind}${NEVER_FITTED.includes(kind) ? ' (never fitted)' : INDEPENDENT_GAP_FAMILIES.includes(kind) ? '' : ' (knows the maze)'}`;
+  isPerson(kind)
+    ? `${kind} (MODEL)`
+    : `${kind}${NEVER_FITTED.includes(kind) ? ' (never fitted)' : INDEPENDENT_GAP_FAMILIES.includes(kind) ? '' : ' (knows the maze)'}`;
 
-const report: Record<string, unknown> = { threshold, sizes: SIZES, heldOut: {}, durations: {}, leaveOnePersonOut: {}, leaveOneFamilyOut: {} };
-const row = (name: string, n: number, cells: string[]) => console.log(`  ${name.padEnd(34)}${String(n).padStart(6)}  ${cells.map((c) => c.padEnd(26)).join('')}`);
+const report: Record<string, unknown> = {
+  threshold,
+  sizes: SIZES,
+  heldOut: {},
+  durations: {},
+  leaveOnePersonOut: {},
+  leaveOneFamilyOut: {},
+};
+const row = (name: string, n: number, cells: string[]) =>
+  console.log(`  ${name.padEnd(34)}${String(n).padStart(6)}  ${cells.map((c) => c.padEnd(26)).join('')}`);
 for (const spread of ['default', 'varied'] as const) {
-  console.log(`\nheld-out keyboard solves, ${spread === 'default' ? 'the default maze (8x8, difficulty 0.3)' : 'varied mazes (5-12 a side, difficulty 0.1-0.9)'}, threshold ${threshold} (Wilson 95% CI):`);
+  console.log(
+    `\nheld-out keyboard solves, ${spread === 'default' ? 'the default maze (8x8, difficulty 0.3)' : 'varied mazes (5-12 a side, difficulty 0.1-0.9)'}, threshold ${threshold} (Wilson 95% CI):`,
+  );
   row('', 0, ['replay passes', 'scorer accepts', 'end to end accepts']);
   const groups: [KeyboardSample['kind'], KeyboardSample[]][] = [
     ...KEYBOARD_PEOPLE.map((p): [KeyboardSample['kind'], KeyboardSample[]] => [p, heldOutPeople(p, spread)]),
@@ -132,7 +150,12 @@ for (const spread of ['default', 'varied'] as const) {
     row(label(kind), samples.length, [pct(r.replay), pct(r.scorer), pct(r.endToEnd)]);
     if (isPerson(kind)) {
       const s = got.map((o) => o.seconds);
-      (report.durations as Record<string, unknown>)[`${kind}, ${spread}`] = { median: quantile(s, 0.5), p90: quantile(s, 0.9), p99: quantile(s, 0.99), max: Math.max(...s) };
+      (report.durations as Record<string, unknown>)[`${kind}, ${spread}`] = {
+        median: quantile(s, 0.5),
+        p90: quantile(s, 0.9),
+        p99: quantile(s, 0.99),
+        max: Math.max(...s),
+      };
       continue;
     }
     if (OWN_HOLDS.includes(kind)) continue;
@@ -149,23 +172,45 @@ for (const spread of ['default', 'varied'] as const) {
 // solves (the shipped table: PEOPLE_FIRST_SHARE), measured held out, and with each people model
 // left out of fitting and of placing the bias (what a person unlike every model meets).
 const heldOutValues = new Map<KeyboardSample['kind'], Float64Array[]>(
-  [...KEYBOARD_PEOPLE.map((p) => [p, heldOutPeople(p, 'varied')] as const), ...KEYBOARD_BOT_FAMILIES.map((f) => [f, heldOutBots(f, 'varied')] as const)].map(([k, samples]) => [k, measured(samples).map((m) => m.values)]),
+  [
+    ...KEYBOARD_PEOPLE.map((p) => [p, heldOutPeople(p, 'varied')] as const),
+    ...KEYBOARD_BOT_FAMILIES.map((f) => [f, heldOutBots(f, 'varied')] as const),
+  ].map(([k, samples]) => [k, measured(samples).map((m) => m.values)]),
 );
 const acceptedBy = (model: InputTable, kind: KeyboardSample['kind']): Rate => {
   const xs = heldOutValues.get(kind)!;
   return wilson(xs.filter((v) => keyboardLogit(model, v) >= cut).length, xs.length);
 };
 const SHARES = [0.97, 0.99, 0.995, 0.999];
-console.log(`\nthe trade-off: the bias placed so every people model reaches a share of its calibration solves; held out, varied mazes (people: fitted on all / that model left out):`);
+console.log(
+  `\nthe trade-off: the bias placed so every people model reaches a share of its calibration solves; held out, varied mazes (people: fitted on all / that model left out):`,
+);
 row('share of every people model', 0, [...KEYBOARD_PEOPLE, 'worst independent-gap', 'decision-pause']);
 report.tradeOff = {};
 for (const share of SHARES) {
   const all = keyboardFit(calibration, share);
-  const people = KEYBOARD_PEOPLE.map((p) => ({ fitted: acceptedBy(all, p), leftOut: acceptedBy(keyboardFit(calibration.filter((d) => d.kind !== p), share), p) }));
+  const people = KEYBOARD_PEOPLE.map((p) => ({
+    fitted: acceptedBy(all, p),
+    leftOut: acceptedBy(
+      keyboardFit(
+        calibration.filter((d) => d.kind !== p),
+        share,
+      ),
+      p,
+    ),
+  }));
   const families = Object.fromEntries(KEYBOARD_BOT_FAMILIES.map((f) => [f, acceptedBy(all, f)]));
   const w = INDEPENDENT_GAP_FAMILIES.reduce((a, b) => (families[b]!.rate > families[a]!.rate ? b : a));
-  (report.tradeOff as Record<string, unknown>)[share] = { bias: all.bias, people: Object.fromEntries(KEYBOARD_PEOPLE.map((p, i) => [p, people[i]])), families };
-  const cells = [...people.map((r) => `${pct(r.fitted).split(' ')[0]} / ${pct(r.leftOut).split(' ')[0]}`), `${w} ${pct(families[w]!).split(' ')[0]}`, pct(families['decision-pause']!).split(' ')[0]!];
+  (report.tradeOff as Record<string, unknown>)[share] = {
+    bias: all.bias,
+    people: Object.fromEntries(KEYBOARD_PEOPLE.map((p, i) => [p, people[i]])),
+    families,
+  };
+  const cells = [
+    ...people.map((r) => `${pct(r.fitted).split(' ')[0]} / ${pct(r.leftOut).split(' ')[0]}`),
+    `${w} ${pct(families[w]!).split(' ')[0]}`,
+    pct(families['decision-pause']!).split(' ')[0]!,
+  ];
   row(`${share}${share === PEOPLE_FIRST_SHARE ? ' (the table)' : ''}`, 0, cells);
 }
 
@@ -175,7 +220,11 @@ for (const share of SHARES) {
 const LEVELS = [0.01, 0.02, 0.05, 0.1];
 const PERMUTATIONS = 199;
 console.log(`\nwhere the gaps fall, alone (exact permutation test, ${PERMUTATIONS} shuffles; held out, varied mazes): share with p <= a`);
-row('', 0, LEVELS.map((a) => `a = ${a}`));
+row(
+  '',
+  0,
+  LEVELS.map((a) => `a = ${a}`),
+);
 report.placementTest = {};
 for (const [i, kind] of [...KEYBOARD_PEOPLE, ...INDEPENDENT_GAP_FAMILIES].entries()) {
   const samples = isPerson(kind) ? heldOutPeople(kind, 'varied') : heldOutBots(kind, 'varied');
@@ -204,7 +253,8 @@ for (const person of KEYBOARD_PEOPLE) {
   const scripts: Record<string, Rate> = {};
   for (const f of KEYBOARD_BOT_FAMILIES) scripts[f] = rate(await outcomes(refit, heldOutBots(f, 'varied')), 'scorer');
   const worst = (fs: readonly string[]) => fs.reduce((a, b) => (scripts[b]!.rate > scripts[a]!.rate ? b : a));
-  const wi = worst(INDEPENDENT_GAP_FAMILIES), wa = worst(KEYBOARD_BOT_FAMILIES);
+  const wi = worst(INDEPENDENT_GAP_FAMILIES),
+    wa = worst(KEYBOARD_BOT_FAMILIES);
   (report.leaveOnePersonOut as Record<string, unknown>)[person] = { person: left, scripts };
   row(`${person} (MODEL)`, SIZES.people, [pct(left), `${wi} ${pct(scripts[wi]!)}`, `${wa} ${pct(scripts[wa]!)}`]);
 }
@@ -221,7 +271,9 @@ for (const family of KEYBOARD_BOT_FAMILIES) {
   row(label(family), SIZES.bots, [pct(left), `${fewest} ${pct(people[fewest]!)}`]);
 }
 
-console.log(`\nagainst the sighted model's assumptions: each switched off in held-out sighted people (scorer alone, varied mazes, threshold ${threshold}):`);
+console.log(
+  `\nagainst the sighted model's assumptions: each switched off in held-out sighted people (scorer alone, varied mazes, threshold ${threshold}):`,
+);
 const variants: [string, HumanAssumptions][] = [
   ['as modelled', FULL_MODEL],
   ['no choice time at junctions', { ...FULL_MODEL, choiceTime: false }],

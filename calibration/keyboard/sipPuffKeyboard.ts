@@ -7,7 +7,12 @@ import { type PlannedStroke, keyBetween, openNeighbours } from './keyboardEvents
 type Breath = 'hard puff' | 'soft puff' | 'hard sip' | 'soft sip';
 const BREATHS: readonly Breath[] = ['hard puff', 'soft puff', 'hard sip', 'soft sip'];
 /** The command confused with a breath: the same direction of air at the other strength. */
-const CONFUSED: Record<Breath, Breath> = { 'hard puff': 'soft puff', 'soft puff': 'hard puff', 'hard sip': 'soft sip', 'soft sip': 'hard sip' };
+const CONFUSED: Record<Breath, Breath> = {
+  'hard puff': 'soft puff',
+  'soft puff': 'hard puff',
+  'hard sip': 'soft sip',
+  'soft sip': 'hard sip',
+};
 
 /**
  * A MODEL of a sighted person with a four-command sip-and-puff switch (hard and soft puff, hard
@@ -62,7 +67,8 @@ export function sipPuffKeyboard(rng: Rng, maze: Maze): PlannedStroke[] {
     at = to;
   };
   for (let i = 1; i < route.length; i++) {
-    const from = route[i - 1]!, key = keyBetween(from.cell, route[i]!.cell);
+    const from = route[i - 1]!,
+      key = keyBetween(from.cell, route[i]!.cell);
     let decide = 0;
     const options = openNeighbours(maze, from.cell).length - 1;
     if (options >= 2) {
@@ -80,4 +86,3 @@ export function sipPuffKeyboard(rng: Rng, maze: Maze): PlannedStroke[] {
   }
   return strokes;
 }
-

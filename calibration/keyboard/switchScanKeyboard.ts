@@ -66,7 +66,8 @@ export function switchScanKeyboard(rng: Rng, maze: Maze): PlannedStroke[] {
     at = to;
   };
   for (let i = 1; i < route.length; i++) {
-    const from = route[i - 1]!, key = keyBetween(from.cell, route[i]!.cell);
+    const from = route[i - 1]!,
+      key = keyBetween(from.cell, route[i]!.cell);
     let ready = lognormal(250, 0.4);
     const options = openNeighbours(maze, from.cell).length - 1;
     if (options >= 2) {

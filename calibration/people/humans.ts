@@ -54,14 +54,16 @@ export function composeTraces(segments: readonly HumanSegment[]): HumanTrace[] {
     key = k;
     const pts = seg.points;
     if (pts.length < 2) continue;
-    const a = pts[0]!, b = pts[pts.length - 1]!;
+    const a = pts[0]!,
+      b = pts[pts.length - 1]!;
     if (!cur) cur = { user: `${seg.source}:${seg.user}`, source: seg.source, points: [], pathPx: 0 };
     const trace: HumanTrace = cur;
     const last = trace.points[trace.points.length - 1];
     const t0 = last ? last.t : 0;
     const first = last ? 1 : 0;
     // Later segments are translated so that the joined path is continuous.
-    const dx = last ? last.x - a.x : 0, dy = last ? last.y - a.y : 0;
+    const dx = last ? last.x - a.x : 0,
+      dy = last ? last.y - a.y : 0;
     let prev = last;
     for (let i = first; i < pts.length; i++) {
       const p = pts[i]!;

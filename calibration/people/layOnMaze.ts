@@ -33,7 +33,8 @@ export function layOnMaze(trace: HumanTrace, maze: Maze): RawEvent[] {
   for (let i = 0; i < pts.length; i++) {
     const p = pts[i]!;
     if (i > 0) walked += Math.hypot(p.x - pts[i - 1]!.x, p.y - pts[i - 1]!.y);
-    const cx = p.bx - p.ax, cy = p.by - p.ay;
+    const cx = p.bx - p.ax,
+      cy = p.by - p.ay;
     const chord = Math.hypot(cx, cy);
     const dev = chord > 0 ? ((p.x - p.ax) * cy - (p.y - p.ay) * cx) / chord : 0;
     const off = MAX_OFFSET * Math.tanh(dev / MAX_OFFSET);

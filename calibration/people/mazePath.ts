@@ -17,7 +17,9 @@ export function corners(maze: Maze): Pt[] {
   const s = maze.solution;
   const out: Pt[] = [centre(s[0]!)];
   for (let i = 1; i < s.length - 1; i++) {
-    const a = s[i - 1]!, b = s[i]!, c = s[i + 1]!;
+    const a = s[i - 1]!,
+      b = s[i]!,
+      c = s[i + 1]!;
     if (b.x - a.x !== c.x - b.x || b.y - a.y !== c.y - b.y) out.push(centre(b));
   }
   out.push(centre(s[s.length - 1]!));
@@ -29,16 +31,19 @@ export function smoothPath(maze: Maze, radius = 0.3 * CELL): Pt[] {
   const raw: Pt[] = [];
   const cs = maze.solution.map(centre);
   for (let i = 0; i < cs.length - 1; i++) {
-    const a = cs[i]!, b = cs[i + 1]!;
+    const a = cs[i]!,
+      b = cs[i + 1]!;
     for (let k = 0; k < CELL; k++) raw.push({ x: a.x + ((b.x - a.x) * k) / CELL, y: a.y + ((b.y - a.y) * k) / CELL });
   }
   raw.push(cs[cs.length - 1]!);
   const r = Math.round(radius);
   const out: Pt[] = [];
   for (let i = 0; i < raw.length; i++) {
-    const lo = Math.max(0, i - r), hi = Math.min(raw.length - 1, i + r);
+    const lo = Math.max(0, i - r),
+      hi = Math.min(raw.length - 1, i + r);
     const w = Math.min(i - lo, hi - i);
-    let sx = 0, sy = 0;
+    let sx = 0,
+      sy = 0;
     for (let k = i - w; k <= i + w; k++) {
       sx += raw[k]!.x;
       sy += raw[k]!.y;
@@ -65,22 +70,26 @@ export function arcLengths(path: readonly Pt[]): number[] {
 export function pointAt(path: readonly Pt[], s: readonly number[], at: number): { p: Pt; nx: number; ny: number } {
   const total = s[s.length - 1]!;
   const u = Math.min(Math.max(at, 0), total);
-  let lo = 0, hi = s.length - 1;
+  let lo = 0,
+    hi = s.length - 1;
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
     if (s[mid]! <= u) lo = mid;
     else hi = mid;
   }
-  const a = path[lo]!, b = path[hi]!;
+  const a = path[lo]!,
+    b = path[hi]!;
   const len = s[hi]! - s[lo]! || 1;
   const f = (u - s[lo]!) / len;
-  const tx = (b.x - a.x) / len, ty = (b.y - a.y) / len;
+  const tx = (b.x - a.x) / len,
+    ty = (b.y - a.y) / len;
   return { p: { x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f }, nx: -ty, ny: tx };
 }
 
 /** Pointer events in canvas fractions: a down, moves, an up. */
 export function toEvents(maze: Maze, pts: readonly { x: number; y: number; t: number }[]): RawEvent[] {
-  const w = maze.width * CELL + 40, h = maze.height * CELL + 64;
+  const w = maze.width * CELL + 40,
+    h = maze.height * CELL + 64;
   const ev: RawEvent[] = pts.map((p, i) => ({
     x: p.x / w,
     y: p.y / h,

@@ -21,7 +21,8 @@ export function recordedMoves(trace: HumanTrace): RawEvent[] {
 
 /** Canvas pixels of a sample's moves and downs (events carry canvas fractions). */
 export function canvasMoves(sample: Sample): { x: number; y: number }[] {
-  const w = sample.maze.width * CELL + 40, h = sample.maze.height * CELL + 64;
+  const w = sample.maze.width * CELL + 40,
+    h = sample.maze.height * CELL + 64;
   return sample.events.filter((e) => e.type === 'move' || e.type === 'down').map((e) => ({ x: e.x * w, y: e.y * h }));
 }
 
@@ -44,7 +45,8 @@ export function skipsCells(kernel: Kernel, sample: Sample): boolean {
 
 /** True when cells a and b are orthogonal neighbours with no wall between them. */
 export function openNeighbours(maze: Maze, a: Cell, b: Cell): boolean {
-  const dx = b.x - a.x, dy = b.y - a.y;
+  const dx = b.x - a.x,
+    dy = b.y - a.y;
   if (Math.abs(dx) + Math.abs(dy) !== 1) return false;
   const wall = dx === 1 ? WALL_E : dx === -1 ? WALL_W : dy === 1 ? WALL_S : WALL_N;
   return (maze.walls[a.y * maze.width + a.x]! & wall) === 0;

@@ -25,14 +25,19 @@ export function drawReport(scoredBy: Readonly<Record<Capture, readonly Scored[]>
   const scored = scoredBy.native;
   const kinds = Object.keys(COLOURS).filter((k) => scored.some((s) => s.sample.kind === k));
   const byKind = new Map(kinds.map((k) => [k, scored.filter((s) => s.sample.kind === k)]));
-  const W = 420, H = 300, pad = 45;
+  const W = 420,
+    H = 300,
+    pad = 45;
   const legendRows = Math.ceil(kinds.length / 3);
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${2 * W + 20}" height="${H + 40 + 16 * legendRows}" font-family="sans-serif" font-size="11">`,
     `<rect width="100%" height="100%" fill="white"/>`,
   ];
   // Left: histograms, y = log10 share from 1e-3 to 1.
-  const x0 = pad, y0 = 30, pw = W - pad - 10, ph = H - 50;
+  const x0 = pad,
+    y0 = 30,
+    pw = W - pad - 10,
+    ph = H - 50;
   const sx = (s: number) => x0 + s * pw;
   const sy = (share: number) => y0 + ph - ((Math.log10(Math.max(share, 1e-3)) + 3) / 3) * ph;
   out.push(`<text x="${x0}" y="18">Scorer alone: score distribution (held-out)</text>`);
@@ -50,20 +55,24 @@ export function drawReport(scoredBy: Readonly<Record<Capture, readonly Scored[]>
   kinds.forEach((k, i) => {
     const xs = byKind.get(k)!;
     histogram(xs, COLOURS[k]!, '');
-    const lx = x0 + (i % 3) * 125, ly = H + 16 + 16 * Math.floor(i / 3);
+    const lx = x0 + (i % 3) * 125,
+      ly = H + 16 + 16 * Math.floor(i / 3);
     out.push(`<rect x="${lx}" y="${ly}" width="10" height="10" fill="${COLOURS[k]}"/>`);
     out.push(`<text x="${lx + 14}" y="${ly + 9}">${k} (n=${xs.length})</text>`);
   });
   histogram(scoredBy.throttle33, COLOURS.human!, '2 2');
   out.push(`<text x="${x0}" y="${H + 25 + 16 * legendRows}">dotted: human at the 33 ms throttle (n=${scoredBy.throttle33.length})</text>`);
   // Right: trade-off over thresholds.
-  const rx = W + 20 + pad, rw = W - pad - 10;
+  const rx = W + 20 + pad,
+    rw = W - pad - 10;
   const tx = (v: number) => rx + v * rw;
   const ty = (v: number) => y0 + ph - v * ph;
   out.push(`<text x="${rx}" y="18">Trade-off across thresholds</text>`);
   out.push(`<rect x="${rx}" y="${y0}" width="${rw}" height="${ph}" fill="none" stroke="#999"/>`);
   out.push(`<text x="${rx + rw / 2}" y="${y0 + ph + 28}" text-anchor="middle">human traces accepted</text>`);
-  out.push(`<text x="${rx - 30}" y="${y0 + ph / 2}" transform="rotate(-90 ${rx - 30} ${y0 + ph / 2})" text-anchor="middle">worst bot family accepted</text>`);
+  out.push(
+    `<text x="${rx - 30}" y="${y0 + ph / 2}" transform="rotate(-90 ${rx - 30} ${y0 + ph / 2})" text-anchor="middle">worst bot family accepted</text>`,
+  );
   for (const v of [0, 0.5, 1]) {
     out.push(`<text x="${tx(v)}" y="${y0 + ph + 14}" text-anchor="middle">${v}</text>`);
     out.push(`<text x="${rx - 4}" y="${ty(v) + 4}" text-anchor="end">${v}</text>`);
@@ -83,7 +92,9 @@ export function drawReport(scoredBy: Readonly<Record<Capture, readonly Scored[]>
     out.push(`<polyline points="${curve.join(' ')}" fill="none" stroke="#1f77b4" stroke-width="1.5" stroke-dasharray="${dash}"/>`);
     const at = point(threshold);
     out.push(`<circle cx="${at.x.toFixed(1)}" cy="${at.y.toFixed(1)}" r="3.5" fill="black"/>`);
-    out.push(`<line x1="${rx}" y1="${H + 20 + 16 * row}" x2="${rx + 24}" y2="${H + 20 + 16 * row}" stroke="#1f77b4" stroke-width="1.5" stroke-dasharray="${dash}"/>`);
+    out.push(
+      `<line x1="${rx}" y1="${H + 20 + 16 * row}" x2="${rx + 24}" y2="${H + 20 + 16 * row}" stroke="#1f77b4" stroke-width="1.5" stroke-dasharray="${dash}"/>`,
+    );
     out.push(`<text x="${rx + 30}" y="${H + 24 + 16 * row}">${label}</text>`);
   };
   const humans = byKind.get('human') ?? [];

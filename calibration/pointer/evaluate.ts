@@ -56,7 +56,12 @@ export async function buildDataset(
 }
 
 /** Each trace laid on a maze of its own by `laying`, by capture (`[c][i]` are one movement). */
-export function layPeople(kernel: CalibrationKernel, traces: readonly HumanTrace[], seed: number, laying: Laying): Record<Capture, Sample[]> {
+export function layPeople(
+  kernel: CalibrationKernel,
+  traces: readonly HumanTrace[],
+  seed: number,
+  laying: Laying,
+): Record<Capture, Sample[]> {
   const rng = new Rng(seed);
   const pairs = traces.map((t) => humanSamples(kernel, rng, t, laying));
   return { native: pairs.map((p) => p.native), throttle33: pairs.map((p) => p.throttle33) };
@@ -87,7 +92,12 @@ export interface Scored {
  * end (path replay in verify mode, then the score), each with its own duplicate memory, since
  * a trace failing replay is never scored nor remembered.
  */
-export async function scoreAll(kernel: CalibrationKernel, table: ScoringTable, samples: readonly Sample[], threshold: number): Promise<Scored[]> {
+export async function scoreAll(
+  kernel: CalibrationKernel,
+  table: ScoringTable,
+  samples: readonly Sample[],
+  threshold: number,
+): Promise<Scored[]> {
   const memory = () => new TraceFingerprints(new MemoryStore({ maxMarkers: 1, maxCounters: 1, maxLists: 1_000_000 }));
   const scorerMemory = memory();
   const serverMemory = memory();
@@ -99,7 +109,15 @@ export async function scoreAll(kernel: CalibrationKernel, table: ScoringTable, s
     const replays = kernel.replay(sample.maze, events, CELL, { kind: 'verify' }).valid;
     const onServer = replays ? await scoreSubmission({ kernel, table, fingerprints: serverMemory }, input) : undefined;
     const gate = onServer && trippedGate(onServer.model, { kernel: onServer.features });
-    scored.push({ sample, score: r.score, duplicate: r.duplicate, replays, served: onServer?.score ?? null, gate, reasons: onServer?.reasons ?? [] });
+    scored.push({
+      sample,
+      score: r.score,
+      duplicate: r.duplicate,
+      replays,
+      served: onServer?.score ?? null,
+      gate,
+      reasons: onServer?.reasons ?? [],
+    });
   }
   return scored;
 }
@@ -187,7 +205,11 @@ export function botRates(scored: readonly Scored[], threshold: number): BotRepor
     const named = xs.filter((x) => x.sample.variant !== undefined);
     if (named.length === 0) continue;
     variants[f] = {};
-    for (const v of new Set(named.map((x) => x.sample.variant!))) variants[f][v] = familyRates(named.filter((x) => x.sample.variant === v), threshold);
+    for (const v of new Set(named.map((x) => x.sample.variant!)))
+      variants[f][v] = familyRates(
+        named.filter((x) => x.sample.variant === v),
+        threshold,
+      );
   }
   const replays = scored.filter((x) => x.sample.kind === 'replay');
   const accepted = replays.filter((x) => acceptedByScorer(x, threshold));
@@ -207,7 +229,12 @@ export interface Report extends BotReport {
 export async function evaluate(kernel: CalibrationKernel, table: ScoringTable, data: Dataset, threshold: number) {
   const scored = {} as Record<Capture, Scored[]>;
   for (const c of CAPTURES) {
-    scored[c] = await scoreAll(kernel, table, c === 'native' ? [...data.humans.native, ...data.replays, ...data.bots] : data.humans[c], threshold);
+    scored[c] = await scoreAll(
+      kernel,
+      table,
+      c === 'native' ? [...data.humans.native, ...data.replays, ...data.bots] : data.humans[c],
+      threshold,
+    );
   }
   const humans = Object.fromEntries(CAPTURES.map((c) => [c, humanRates(scored[c], threshold)])) as Record<Capture, HumanRates>;
   const report: Report = { humans, ...botRates(scored.native, threshold) };

@@ -10,5 +10,13 @@ export const FEATURE_GROUPS: Readonly<Record<string, readonly FeatureName[]>> = 
   speed: ['speed_cv', 'speed_peak_ratio', 'speed_autocorrelation', 'acceleration_norm', 'acceleration_cv', 'jerk_norm'],
   submovements: ['pause_fraction', 'submovement_rate', 'submovement_rise', 'submovement_gap_cv'],
   roughness: ['speed_roughness', 'step_roughness', 'jitter_ratio'],
-  geometry: ['efficiency_ratio', 'curvature', 'turn_mean', 'angular_entropy', 'corridor_deviation', 'corridor_deviation_sd', 'on_rail_fraction'],
+  geometry: [
+    'efficiency_ratio',
+    'curvature',
+    'turn_mean',
+    'angular_entropy',
+    'corridor_deviation',
+    'corridor_deviation_sd',
+    'on_rail_fraction',
+  ],
 };

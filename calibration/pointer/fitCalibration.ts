@@ -26,7 +26,11 @@ export async function fitCalibration(
   options: FitOptions = {},
 ): Promise<ScoringTable> {
   const samples = [...humans.map((s) => ({ s, human: true })), ...bots.map((s) => ({ s, human: false }))];
-  const weights = groupWeights(samples, (x) => x.human, (x) => (x.human ? x.s.user : x.s.kind));
+  const weights = groupWeights(
+    samples,
+    (x) => x.human,
+    (x) => (x.human ? x.s.user : x.s.kind),
+  );
   const data: Labelled[] = samples.map((x, i) => ({ values: values.get(x.s)!, human: x.human, weight: weights[i]! }));
   const mouse = fitTable(data, options);
   const draft: ScoringTable = { ...base, types: { ...base.types, mouse, touch: mouse, pen: mouse } };

@@ -28,13 +28,20 @@ const table = defaultTable;
 const t = table.threshold;
 const every = [...LAYINGS, ...HELD_OUT_LAYINGS];
 const layings = process.argv.includes('--all') ? every : HELD_OUT_LAYINGS;
-console.log(`table ${table.version}, threshold ${t}; held-out people: ${heldOut.length} traces, ${new Set(heldOut.map((x) => x.user)).size} users`);
+console.log(
+  `table ${table.version}, threshold ${t}; held-out people: ${heldOut.length} traces, ${new Set(heldOut.map((x) => x.user)).size} users`,
+);
 
 /**
  * Why /verify refused a trace: replay before scoring (with the most steps a jump's route exceeded
  * the cells' distance by: the detour fills up to 4), a gate alone, or the score (its first reason).
  */
-const refusal = (s: Scored) => (!s.replays ? `invalid_path (replay; a jump ${worstDetour(kernel, s.sample)} steps longer round than apart)` : s.gate !== undefined ? `gate ${s.gate}` : `score (${s.reasons[0] ?? 'none'})`);
+const refusal = (s: Scored) =>
+  !s.replays
+    ? `invalid_path (replay; a jump ${worstDetour(kernel, s.sample)} steps longer round than apart)`
+    : s.gate !== undefined
+      ? `gate ${s.gate}`
+      : `score (${s.reasons[0] ?? 'none'})`;
 
 const CAPTURE_NAMES = { native: 'every point', throttle33: '33 ms throttle' } as const;
 for (const laying of layings) {
@@ -49,10 +56,14 @@ for (const laying of layings) {
         `traces ${accepted}/${scored.length} ${pct(wilson(accepted, scored.length))}; replay ${pct(rates.replay)}, score if replayed ${pct(rates.scoreIfReplayed)}`,
     );
     for (const [source, r] of Object.entries(rates.sources)) {
-      console.log(`    ${source.padEnd(24)} traces ${Math.round(r.endToEnd.rate * r.endToEnd.n)}/${r.endToEnd.n} ${pct(r.endToEnd)}, replay ${pct(r.replay)}`);
+      console.log(
+        `    ${source.padEnd(24)} traces ${Math.round(r.endToEnd.rate * r.endToEnd.n)}/${r.endToEnd.n} ${pct(r.endToEnd)}, replay ${pct(r.replay)}`,
+      );
     }
     const unreplayed = scored.filter((s) => !s.replays);
-    console.log(`    of the ${unreplayed.length} traces replay refused, the scorer alone accepts ${unreplayed.filter((s) => acceptedByScorer(s, t)).length}`);
+    console.log(
+      `    of the ${unreplayed.length} traces replay refused, the scorer alone accepts ${unreplayed.filter((s) => acceptedByScorer(s, t)).length}`,
+    );
     const why = new Map<string, number>();
     for (const s of scored) {
       const key = `${refusal(s)}, ${s.sample.user}`;

@@ -4,8 +4,11 @@ import type { Sample } from '../samples.js';
 
 /** Two-sample Kolmogorov-Smirnov distance: the largest gap between the empirical CDFs, in [0, 1]. */
 export function ksDistance(a: readonly number[], b: readonly number[]): number {
-  const xs = [...a].sort((p, q) => p - q), ys = [...b].sort((p, q) => p - q);
-  let i = 0, j = 0, gap = 0;
+  const xs = [...a].sort((p, q) => p - q),
+    ys = [...b].sort((p, q) => p - q);
+  let i = 0,
+    j = 0,
+    gap = 0;
   while (i < xs.length && j < ys.length) {
     const v = Math.min(xs[i]!, ys[j]!);
     while (i < xs.length && xs[i]! <= v) i++;

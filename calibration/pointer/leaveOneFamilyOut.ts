@@ -28,9 +28,18 @@ export async function leaveOneFamilyOut(
   for (const family of new Set(heldOutBots.map((b) => b.kind))) {
     const others = calibration.bots.filter((b) => b.kind !== family);
     const table = await fitCalibration(kernel, base, values, calibration.humans, others, options);
-    const scored = await scoreAll(kernel, table, heldOutBots.filter((b) => b.kind === family), table.threshold);
+    const scored = await scoreAll(
+      kernel,
+      table,
+      heldOutBots.filter((b) => b.kind === family),
+      table.threshold,
+    );
     const rates = botRates(scored, table.threshold);
-    out[family] = { ...rates.families[family]!, threshold: table.threshold, ...(rates.variants[family] ? { variants: rates.variants[family] } : {}) };
+    out[family] = {
+      ...rates.families[family]!,
+      threshold: table.threshold,
+      ...(rates.variants[family] ? { variants: rates.variants[family] } : {}),
+    };
   }
   return out;
 }

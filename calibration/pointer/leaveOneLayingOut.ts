@@ -44,12 +44,25 @@ export async function leaveOneLayingOut(
     const rates: LayingLeftOut['people'] = {};
     for (const l of layings) {
       rates[l] = {} as Record<Capture, HumanRates>;
-      for (const c of CAPTURES) rates[l][c] = humanRates(await scoreAll(kernel, table, people.heldOut[l]![c], table.threshold), table.threshold);
+      for (const c of CAPTURES)
+        rates[l][c] = humanRates(await scoreAll(kernel, table, people.heldOut[l]![c], table.threshold), table.threshold);
     }
     const familiesLeftOut: Record<string, FamilyRates> = {};
     for (const family of new Set(heldOutBots.map((b) => b.kind))) {
-      const without = await fitCalibration(kernel, base, values, humans, calibrationBots.filter((b) => b.kind !== family), options);
-      const scored = await scoreAll(kernel, without, heldOutBots.filter((b) => b.kind === family), without.threshold);
+      const without = await fitCalibration(
+        kernel,
+        base,
+        values,
+        humans,
+        calibrationBots.filter((b) => b.kind !== family),
+        options,
+      );
+      const scored = await scoreAll(
+        kernel,
+        without,
+        heldOutBots.filter((b) => b.kind === family),
+        without.threshold,
+      );
       familiesLeftOut[family] = botRates(scored, without.threshold).families[family]!;
     }
     out.push({ laying, threshold: table.threshold, people: rates, familiesLeftOut });

@@ -9,7 +9,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { scoringTables, type ScoringTable } from '../../src/core/scoring/ScoringTable.js';
 import { BOT_FAMILIES } from '../bots/families.js';
-import { buildDataset, evaluate, fittingMix, humanRates, layPeople, scoreAll, splitTraces, type FamilyRates, type HumanRates } from './evaluate.js';
+import {
+  buildDataset,
+  evaluate,
+  fittingMix,
+  humanRates,
+  layPeople,
+  scoreAll,
+  splitTraces,
+  type FamilyRates,
+  type HumanRates,
+} from './evaluate.js';
 import { featureValues, fitCalibration } from './fitCalibration.js';
 import { leaveOneFamilyOut } from './leaveOneFamilyOut.js';
 import { leaveOneLayingOut, type LaidPeople } from './leaveOneLayingOut.js';
@@ -79,8 +89,11 @@ if (fit) {
   writeFileSync(tableFile, `${JSON.stringify(table, null, 2)}\n`);
   console.log(`table written, threshold ${table.threshold}`);
 }
-const row = (name: string, n: string, cells: string[]) => console.log(`  ${name.padEnd(40)}${n.padStart(13)}  ${cells.map((c) => c.padEnd(26)).join('')}`);
-console.log('\nlaying shift: KS distance of the people between the two layings that differ most, against the KS distance between people and each bot family:');
+const row = (name: string, n: string, cells: string[]) =>
+  console.log(`  ${name.padEnd(40)}${n.padStart(13)}  ${cells.map((c) => c.padEnd(26)).join('')}`);
+console.log(
+  '\nlaying shift: KS distance of the people between the two layings that differ most, against the KS distance between people and each bot family:',
+);
 row('feature', 'by laying', ['separation (median)', 'least / most', 'in v3']);
 for (const s of shifts) {
   const ks = Object.values(s.byFamily);
@@ -111,15 +124,29 @@ for (const l of LAYINGS) {
   }
 }
 console.log('\nleave-one-laying-out, end to end (* the laying left out of fitting; people macro over users, bots Wilson):');
-row('fitted without', 'threshold', LAYINGS.flatMap((l) => CAPTURES.map((c) => `${l.name}, ${c === 'native' ? 'all points' : '33 ms'}`)));
+row(
+  'fitted without',
+  'threshold',
+  LAYINGS.flatMap((l) => CAPTURES.map((c) => `${l.name}, ${c === 'native' ? 'all points' : '33 ms'}`)),
+);
 for (const r of byLaying) {
-  row(r.laying, String(r.threshold), LAYINGS.flatMap((l) => CAPTURES.map((c) => `${pct(r.people[l.name]![c].endToEnd)}${l.name === r.laying ? '*' : ''}`)));
+  row(
+    r.laying,
+    String(r.threshold),
+    LAYINGS.flatMap((l) => CAPTURES.map((c) => `${pct(r.people[l.name]![c].endToEnd)}${l.name === r.laying ? '*' : ''}`)),
+  );
 }
-console.log('\nbot families, end to end: fitted (shipped table), left out of fitting (every laying), and left out with each laying left out too:');
+console.log(
+  '\nbot families, end to end: fitted (shipped table), left out of fitting (every laying), and left out with each laying left out too:',
+);
 row('family', 'n', ['fitted', 'left out', ...byLaying.map((r) => `left out, without ${r.laying}`)]);
 for (const [family, r] of Object.entries(report.families) as [string, FamilyRates][]) {
   const out = leftOut[family];
-  row(family, String(r.scorer.n), [pct(r.endToEnd), out ? pct(out.endToEnd) : '', ...byLaying.map((x) => (x.familiesLeftOut[family] ? pct(x.familiesLeftOut[family]!.endToEnd) : ''))]);
+  row(family, String(r.scorer.n), [
+    pct(r.endToEnd),
+    out ? pct(out.endToEnd) : '',
+    ...byLaying.map((x) => (x.familiesLeftOut[family] ? pct(x.familiesLeftOut[family]!.endToEnd) : '')),
+  ]);
 }
 console.log('\nby variant (timing, device pixel ratio), end to end: fitted, left out:');
 for (const family of BOT_FAMILIES.filter((f) => f.variants.length > 1)) {

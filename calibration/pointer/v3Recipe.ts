@@ -27,7 +27,10 @@ export const SMOOTHEST_PEOPLE_SHARE = 0.001;
 /** The gate at the value under which `share` of the people's measured values fall (rounded to 5 digits). */
 export function peopleShareGate(feature: FeatureName, people: readonly Float64Array[], share: number): ScoringGate {
   const slot = FEATURE_NAMES.indexOf(feature);
-  const xs = people.map((p) => p[slot]!).filter(Number.isFinite).sort((a, b) => a - b);
+  const xs = people
+    .map((p) => p[slot]!)
+    .filter(Number.isFinite)
+    .sort((a, b) => a - b);
   if (xs.length === 0) throw new Error(`no person has a value of ${feature}`);
   return { feature, below: Number(xs[Math.floor(share * xs.length)]!.toPrecision(5)) };
 }

@@ -10,7 +10,9 @@ export function answerMetricsScrapes(threads: readonly Worker[]): void {
     asker.on('message', (m: FromServerThread) => {
       if (m.type !== 'metrics') return;
       const id = nextScrape++;
-      const replies = threads.map((w) => nextMessage(w, (r): r is Extract<FromServerThread, { type: 'metrics-json' }> => r.type === 'metrics-json' && r.id === id));
+      const replies = threads.map((w) =>
+        nextMessage(w, (r): r is Extract<FromServerThread, { type: 'metrics-json' }> => r.type === 'metrics-json' && r.id === id),
+      );
       threads.forEach((w) => w.postMessage({ type: 'metrics-json', id } satisfies ToServerThread));
       void Promise.all(replies)
         .then((all) => aggregateMetrics(all.map((r) => r.json)))

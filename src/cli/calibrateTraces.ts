@@ -37,11 +37,23 @@ function defaultReportPath(traces: string): string {
  * 0; 1 for a file that cannot be used or a fit refused; 2 for usage.
  */
 export async function calibrateTraces(args: readonly string[], io: Output): Promise<number> {
-  let options: { traces?: string | undefined; out?: string | undefined; table?: string | undefined; fit?: string | undefined; help?: boolean | undefined };
+  let options: {
+    traces?: string | undefined;
+    out?: string | undefined;
+    table?: string | undefined;
+    fit?: string | undefined;
+    help?: boolean | undefined;
+  };
   try {
     options = parseArgs({
       args: [...args],
-      options: { traces: { type: 'string' }, out: { type: 'string' }, table: { type: 'string' }, fit: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        traces: { type: 'string' },
+        out: { type: 'string' },
+        table: { type: 'string' },
+        fit: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     }).values;
   } catch (e) {
     io.err(`${e instanceof Error ? e.message : String(e)}\n${CALIBRATE_USAGE}`);
@@ -89,13 +101,21 @@ export async function calibrateTraces(args: readonly string[], io: Output): Prom
   const warnings = sampleWarnings(rows.length, facts, table.threshold);
   const out = options.out ?? defaultReportPath(options.traces);
   await writeFile(out, driftReportHtml(report, facts, warnings));
-  io.out(`${rows.length} accepted pointer traces of ${lines.length} compared with the ${people.traces} calibration traces (${people.users} people) of table ${version}:`);
+  io.out(
+    `${rows.length} accepted pointer traces of ${lines.length} compared with the ${people.traces} calibration traces (${people.users} people) of table ${version}:`,
+  );
   io.out(`  ${'feature'.padEnd(24)}${'W1'.padStart(8)}${'KS'.padStart(8)}${'outside'.padStart(10)}`);
   for (const f of report.features) {
-    io.out(`  ${f.feature.padEnd(24)}${f.wasserstein.toFixed(3).padStart(8)}${f.ks.toFixed(3).padStart(8)}${`${(100 * f.outside).toFixed(1)}%`.padStart(10)}${f.fewPeople ? '  few people here' : ''}`);
+    io.out(
+      `  ${f.feature.padEnd(24)}${f.wasserstein.toFixed(3).padStart(8)}${f.ks.toFixed(3).padStart(8)}${`${(100 * f.outside).toFixed(1)}%`.padStart(10)}${f.fewPeople ? '  few people here' : ''}`,
+    );
   }
   const named = report.features.filter((f) => f.fewPeople).map((f) => f.feature);
-  io.out(named.length === 0 ? 'No feature puts more than 10% of the traffic where calibration had few people.' : `Traffic sits where calibration had few people on: ${named.join(', ')}`);
+  io.out(
+    named.length === 0
+      ? 'No feature puts more than 10% of the traffic where calibration had few people.'
+      : `Traffic sits where calibration had few people on: ${named.join(', ')}`,
+  );
   for (const w of warnings) io.out(`Warning: ${w}`);
   io.out(`report written to ${out}`);
   return options.fit === undefined ? 0 : writeSiteFit(version, rows, options.fit, io);

@@ -14,7 +14,8 @@ export interface LogOutput extends NodeJS.WritableStream {
  */
 export function createLogger(level: LogLevel, out: LogOutput = process.stdout, terminal = out.isTTY === true): Logger {
   const options = { name: 'ariadne', level };
-  if (terminal) return pino(options, pretty({ destination: out, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' }));
+  if (terminal)
+    return pino(options, pretty({ destination: out, colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' }));
   return pino(options, out === process.stdout ? stdoutDestination() : out);
 }
 

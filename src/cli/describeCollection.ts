@@ -11,7 +11,9 @@ export function describeCollection(config: Pick<Config, 'dashboardToken' | 'trac
   const { sampleRate, maxCount, maxBytes } = config.traces;
   if (sampleRate > 0) {
     const mib = (maxBytes / 1024 / 1024).toFixed(maxBytes % (1024 * 1024) === 0 ? 0 : 2);
-    lines.push(`trace sampling on: ${Number((sampleRate * 100).toPrecision(6))}% of /verify submissions kept, at most ${maxCount} traces and ${mib} MiB (oldest dropped first)`);
+    lines.push(
+      `trace sampling on: ${Number((sampleRate * 100).toPrecision(6))}% of /verify submissions kept, at most ${maxCount} traces and ${mib} MiB (oldest dropped first)`,
+    );
   }
   return lines;
 }

@@ -23,7 +23,9 @@ function plot(f: FeatureDrift): string {
       .map((q, i) => (Number.isFinite(q) ? `${x(q).toFixed(1)},${y(QUANTILE_LEVELS[i]!).toFixed(1)}` : ''))
       .filter(Boolean)
       .join(' ');
-  const xTicks = [-4, -2, 0, 2, 4].map((z) => `<text x="${x(z)}" y="${HEIGHT - PAD_BOTTOM + 14}" text-anchor="middle">${z}</text>`).join('');
+  const xTicks = [-4, -2, 0, 2, 4]
+    .map((z) => `<text x="${x(z)}" y="${HEIGHT - PAD_BOTTOM + 14}" text-anchor="middle">${z}</text>`)
+    .join('');
   const yTicks = [0, 0.5, 1].map((p) => `<text x="${PAD_LEFT - 4}" y="${y(p) + 3}" text-anchor="end">${p}</text>`).join('');
   const titles =
     `<text x="${(PAD_LEFT + WIDTH - PAD) / 2}" y="${HEIGHT - 6}" text-anchor="middle">scaled value z (scorer units)</text>` +
@@ -54,8 +56,16 @@ export function driftReportHtml(report: DriftReport, facts: SampleFacts, warning
   const plots = report.features
     .map((f) => `<figure><figcaption>${escape(f.feature)} (W1 ${fixed(f.wasserstein)}, KS ${fixed(f.ks)})</figcaption>${plot(f)}</figure>`)
     .join('\n');
-  const span = facts.from === null ? 'no time recorded' : facts.from === facts.to ? `the minute of ${escape(facts.from)}` : `${escape(facts.from)} to ${escape(facts.to!)}`;
-  const warned = warnings.length === 0 ? '' : `<div class="warnings" role="note">${warnings.map((w) => `<p><strong>Warning:</strong> ${escape(w)}</p>`).join('')}</div>`;
+  const span =
+    facts.from === null
+      ? 'no time recorded'
+      : facts.from === facts.to
+        ? `the minute of ${escape(facts.from)}`
+        : `${escape(facts.from)} to ${escape(facts.to!)}`;
+  const warned =
+    warnings.length === 0
+      ? ''
+      : `<div class="warnings" role="note">${warnings.map((w) => `<p><strong>Warning:</strong> ${escape(w)}</p>`).join('')}</div>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Ariadne drift report: table ${escape(report.table)}</title>
 <style>

@@ -19,7 +19,10 @@ const data = workerData as ServerThreadData;
 const { config } = data;
 const log = createLogger(config.logLevel, process.stdout, data.terminal).child({ thread: data.thread });
 const store: Store = data.memory
-  ? new SharedMemoryStore({ memory: data.memory.tables, lists: callOverPort<ListStore, (typeof LIST_METHODS)[number]>(data.memory.lists, LIST_METHODS) })
+  ? new SharedMemoryStore({
+      memory: data.memory.tables,
+      lists: callOverPort<ListStore, (typeof LIST_METHODS)[number]>(data.memory.lists, LIST_METHODS),
+    })
   : await (await import('../store/redis/RedisStore.js')).RedisStore.open(config.store.redis);
 const credentials: CredentialStore | undefined = data.credentials && {
   ...callOverPort<CredentialStore, (typeof CREDENTIAL_METHODS)[number]>(data.credentials, CREDENTIAL_METHODS),
@@ -45,7 +48,16 @@ const allThreads = () =>
     scrapes.set(id, resolve);
     tell({ type: 'metrics', id });
   });
-const server = await serveHere({ config, sites, store, credentials, traffic, log, threadOfPort: true, threadMetrics: { thread: String(data.thread), allThreads } });
+const server = await serveHere({
+  config,
+  sites,
+  store,
+  credentials,
+  traffic,
+  log,
+  threadOfPort: true,
+  threadMetrics: { thread: String(data.thread), allThreads },
+});
 
 /**
  * An uncaught error leaves this thread, and what it shares with the others, in an unknown state:

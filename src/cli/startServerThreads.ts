@@ -109,7 +109,10 @@ export async function startServerThreads(opts: ServerThreadsOptions): Promise<Se
   answerMetricsScrapes(threads);
   let sitesVersion = 0;
   const applied = (worker: Worker, version: number) =>
-    nextMessage(worker, (m): m is Extract<FromServerThread, { type: 'sites-applied' }> => m.type === 'sites-applied' && m.version === version);
+    nextMessage(
+      worker,
+      (m): m is Extract<FromServerThread, { type: 'sites-applied' }> => m.type === 'sites-applied' && m.version === version,
+    );
   return {
     async replaceSites(snapshot) {
       const version = ++sitesVersion;

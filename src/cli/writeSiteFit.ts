@@ -42,7 +42,9 @@ export async function writeSiteFit(version: TableVersion, rows: readonly ArrayLi
     const { accepted, n } = name === undefined ? a.sample : a.families[name]!;
     return `${accepted}/${n} ${((100 * accepted) / n).toFixed(1)}%`;
   };
-  io.out(`  ${'accepted'.padEnd(24)}${`${version} at ${fit.before.threshold}`.padStart(18)}${`fitted at ${fit.after.threshold}`.padStart(20)}`);
+  io.out(
+    `  ${'accepted'.padEnd(24)}${`${version} at ${fit.before.threshold}`.padStart(18)}${`fitted at ${fit.after.threshold}`.padStart(20)}`,
+  );
   for (const name of [undefined, ...families.keys()]) {
     io.out(`  ${(name ?? 'your sample').padEnd(24)}${cell(fit.before, name).padStart(18)}${cell(fit.after, name).padStart(20)}`);
   }

@@ -85,7 +85,13 @@ export class Api {
   }
 
   /** POST /passkey: a returning passkey's assertion over the challenge, a session token without a maze. */
-  passkeyDoor(body: { challenge_id: string; site_key: string; session_id: string; stable_id: string; webauthn: unknown }): Promise<Result<{ token: string }>> {
+  passkeyDoor(body: {
+    challenge_id: string;
+    site_key: string;
+    session_id: string;
+    stable_id: string;
+    webauthn: unknown;
+  }): Promise<Result<{ token: string }>> {
     return this.post('/passkey', body, (j) => j.success === true && typeof j.token === 'string');
   }
 

@@ -67,10 +67,10 @@ export function drawScene(ctx: CanvasRenderingContext2D, sc: Scene): void {
       const w = maze.walls[y * maze.width + x]!;
       const left = MARGIN + x * s.cell;
       const top = MARGIN + y * s.cell;
-      if (w & WALL_N) (ctx.moveTo(left, top), ctx.lineTo(left + s.cell, top));
-      if (w & WALL_W) (ctx.moveTo(left, top), ctx.lineTo(left, top + s.cell));
-      if (y === maze.height - 1 && w & WALL_S) (ctx.moveTo(left, top + s.cell), ctx.lineTo(left + s.cell, top + s.cell));
-      if (x === maze.width - 1 && w & WALL_E) (ctx.moveTo(left + s.cell, top), ctx.lineTo(left + s.cell, top + s.cell));
+      if (w & WALL_N) ctx.moveTo(left, top), ctx.lineTo(left + s.cell, top);
+      if (w & WALL_W) ctx.moveTo(left, top), ctx.lineTo(left, top + s.cell);
+      if (y === maze.height - 1 && w & WALL_S) ctx.moveTo(left, top + s.cell), ctx.lineTo(left + s.cell, top + s.cell);
+      if (x === maze.width - 1 && w & WALL_E) ctx.moveTo(left + s.cell, top), ctx.lineTo(left + s.cell, top + s.cell);
     }
   }
   ctx.stroke();

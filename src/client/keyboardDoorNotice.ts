@@ -8,7 +8,8 @@ export type KeyboardDoor = 'people_first' | 'strict' | 'surge';
 
 const NOTICES: Readonly<Record<Exclude<KeyboardDoor, 'people_first'>, string>> = {
   strict: 'This site checks keyboard solving strictly.',
-  surge: 'Automated traffic is using the keyboard path: for a few minutes keyboard solving is checked more strictly and takes longer. If it fails, try again later or use another way the site offers.',
+  surge:
+    'Automated traffic is using the keyboard path: for a few minutes keyboard solving is checked more strictly and takes longer. If it fails, try again later or use another way the site offers.',
 };
 
 /** `ready` followed by the door's sentence, or `ready` alone (people first, or an older server that says nothing). */

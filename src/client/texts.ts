@@ -66,8 +66,7 @@ export interface Texts {
 
 export const defaultTexts: Texts = {
   title: 'Human check',
-  mazeLabel:
-    'Maze. Drag from S at the top left to E at the bottom right, or press Enter to start and use the arrow keys.',
+  mazeLabel: 'Maze. Drag from S at the top left to E at the bottom right, or press Enter to start and use the arrow keys.',
   strip: 'Drag from S to E',
   loading: 'Loading the puzzle…',
   ready: 'Trace a path from S to E. Keyboard: press Enter, then use the arrow keys.',
@@ -84,7 +83,8 @@ export const defaultTexts: Texts = {
   privacyPassVerified: 'Verified by a Privacy Pass token from your device, without a puzzle. You can continue.',
   privacyPassFallback: 'Your browser gave no Privacy Pass token.',
   passkeyDoor: 'Use my passkey instead of the puzzle',
-  passkeyDoorOffered: 'Trace a path from S to E (keyboard: press Enter, then the arrow keys), or use your passkey instead with the button below the puzzle.',
+  passkeyDoorOffered:
+    'Trace a path from S to E (keyboard: press Enter, then the arrow keys), or use your passkey instead with the button below the puzzle.',
   passkeyDoorFirst:
     'Use your passkey with the button below the puzzle to skip the puzzle. Trace a path from S to E otherwise (keyboard: press Enter, then the arrow keys): keyboard solving is checked more strictly right now, unless you confirm with your passkey when you reach E.',
   passkeyVerified: 'Verified by your passkey, without a puzzle. You can continue.',

@@ -2,7 +2,18 @@
 // time so the widget can draw the route and notice the exit and probe trigger cells. A jump
 // between two events is filled by the kernel's own segment walk or bounded detour (rule 3), the
 // ones the server runs, so what is drawn is what the server records.
-import { WALL_E, WALL_N, WALL_S, WALL_W, type Cell, type Kernel, type MappedPoint, type Maze, type MazePoint, type RawEvent } from '../kernel/types.js';
+import {
+  WALL_E,
+  WALL_N,
+  WALL_S,
+  WALL_W,
+  type Cell,
+  type Kernel,
+  type MappedPoint,
+  type Maze,
+  type MazePoint,
+  type RawEvent,
+} from '../kernel/types.js';
 import { surfaceFractionOf, type Surface } from './geometry.js';
 
 export type StepKind = 'ignored' | 'same' | 'noise' | 'step';
@@ -61,7 +72,9 @@ export class Trace {
 
   /** True when the server's replay would accept the trace as it stands. */
   get atExit(): boolean {
-    return (this.last !== null && sameCell(this.last, this.maze.exit)) || (this.plainLast !== null && sameCell(this.plainLast, this.maze.exit));
+    return (
+      (this.last !== null && sameCell(this.last, this.maze.exit)) || (this.plainLast !== null && sameCell(this.plainLast, this.maze.exit))
+    );
   }
 
   /** Records an event; `point` is where replay maps it, or null for types replay ignores. */

@@ -159,16 +159,26 @@ export class Widget {
     }
     let maze: Maze;
     try {
-      maze = this.kernel.kernel.generateMaze({ seed: c.maze_seed, width: c.maze_width, height: c.maze_height, difficulty: c.maze_difficulty });
+      maze = this.kernel.kernel.generateMaze({
+        seed: c.maze_seed,
+        width: c.maze_width,
+        height: c.maze_height,
+        difficulty: c.maze_difficulty,
+      });
     } catch {
       return this.fail('invalid_response');
     }
     const surface = surfaceOf(c.maze_width, c.maze_height, c.cell_size > 0 ? c.cell_size : 40);
     const keyboardDifficulty = Math.max(c.pow_difficulty, c.pow_difficulty_keyboard ?? c.pow_difficulty);
     // The search goes on past the base difficulty to the keyboard one while the person traces.
-    const [pointerPow, keyboardPow] = this.solver.solve(this.kernel.module, c.pow_challenge, [c.pow_difficulty, keyboardDifficulty], (tried) => {
-      if (gen === this.generation) this.display.bar(powProgress(tried, c.pow_difficulty), this.texts);
-    });
+    const [pointerPow, keyboardPow] = this.solver.solve(
+      this.kernel.module,
+      c.pow_challenge,
+      [c.pow_difficulty, keyboardDifficulty],
+      (tried) => {
+        if (gen === this.generation) this.display.bar(powProgress(tried, c.pow_difficulty), this.texts);
+      },
+    );
     const round: Round = {
       challenge: c,
       recording: new Recording(maze, surface, this.kernel.kernel, performance.now()),
@@ -194,7 +204,10 @@ export class Widget {
     this.view.door.hidden = !door;
     // Where the keyboard door is tightened the passkey is said first: the door that needs no maze.
     const tightened = c.keyboard_door !== undefined && c.keyboard_door !== 'people_first';
-    const ready = door && tightened ? this.texts.passkeyDoorFirst : withKeyboardDoorNotice(door ? this.texts.passkeyDoorOffered : this.texts.ready, c.keyboard_door);
+    const ready =
+      door && tightened
+        ? this.texts.passkeyDoorFirst
+        : withKeyboardDoorNotice(door ? this.texts.passkeyDoorOffered : this.texts.ready, c.keyboard_door);
     this.display.say(notice ?? prefix + ready);
     const ttl = c.expires_at - c.created_at;
     if (Number.isFinite(ttl) && ttl > EXPIRY_MARGIN_MS) {
@@ -272,7 +285,9 @@ export class Widget {
     this.probe.hide();
     this.setState('tracing');
     const cursor = this.input.cursor;
-    this.display.say(keyboard && cursor ? `${this.texts.probeDone} ${announce(this.texts, r.recording.maze, cursor, 'position')}` : this.texts.probeDone);
+    this.display.say(
+      keyboard && cursor ? `${this.texts.probeDone} ${announce(this.texts, r.recording.maze, cursor, 'position')}` : this.texts.probeDone,
+    );
     if (keyboard) this.view.canvas.focus({ preventScroll: true });
   }
 
@@ -342,7 +357,13 @@ export class Widget {
     if (gen !== this.generation) return;
     if (!webauthn) return this.display.say(this.texts.passkeyDoorDeclined);
     const c = r.challenge;
-    const got = await this.api.passkeyDoor({ challenge_id: c.id, site_key: c.site_key, session_id: this.options.sessionId, stable_id: this.options.stableId, webauthn });
+    const got = await this.api.passkeyDoor({
+      challenge_id: c.id,
+      site_key: c.site_key,
+      session_id: this.options.sessionId,
+      stable_id: this.options.stableId,
+      webauthn,
+    });
     if (gen !== this.generation) return;
     if (!got.ok) return this.fail(got.code);
     this.solver.cancel();

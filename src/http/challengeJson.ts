@@ -39,7 +39,14 @@ const cellSize = new LastNumber();
  * half the time; the others (probes, passkey options, Privacy Pass, test challenges) go through JSON.stringify.
  */
 export function challengeJson(c: Challenge): string {
-  if (c.probes !== undefined || c.webauthn_request_options !== undefined || c.privacy_pass !== undefined || c.passkey_door !== undefined || c.test !== undefined) return JSON.stringify(c);
+  if (
+    c.probes !== undefined ||
+    c.webauthn_request_options !== undefined ||
+    c.privacy_pass !== undefined ||
+    c.passkey_door !== undefined ||
+    c.test !== undefined
+  )
+    return JSON.stringify(c);
   return (
     `{"id":"${c.id}","challenge_type":"${c.challenge_type}","maze_seed":${num(c.maze_seed)},"maze_width":${mazeWidth.text(c.maze_width)},` +
     `"maze_height":${mazeHeight.text(c.maze_height)},"maze_difficulty":${mazeDifficulty.text(c.maze_difficulty)},"pow_challenge":"${c.pow_challenge}",` +

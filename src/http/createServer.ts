@@ -125,8 +125,12 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   const collecting = config.dashboardToken !== undefined || config.traces.sampleRate > 0;
   const ownTraffic = opts.traffic === undefined && collecting;
   const trafficStore = opts.traffic ?? (collecting ? new MemoryTrafficStore(config.traces, opts.now) : undefined);
-  const traffic = config.dashboardToken !== undefined && trafficStore ? new TrafficCounters(trafficStore, { log, ...(opts.now ? { now: opts.now } : {}) }) : undefined;
-  const traces = config.traces.sampleRate > 0 && trafficStore ? new TraceSampler(trafficStore, config.traces.sampleRate, { log }) : undefined;
+  const traffic =
+    config.dashboardToken !== undefined && trafficStore
+      ? new TrafficCounters(trafficStore, { log, ...(opts.now ? { now: opts.now } : {}) })
+      : undefined;
+  const traces =
+    config.traces.sampleRate > 0 && trafficStore ? new TraceSampler(trafficStore, config.traces.sampleRate, { log }) : undefined;
   const nowOf = opts.now ?? Date.now;
   const keyboardBudget = new KeyboardBudget(store, { minuteMs: config.keyboardBudgetMinuteMs, now: nowOf, log });
   const ctx: CoreContext = {
@@ -190,7 +194,13 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   routes.mounting(() => {
     const { dashboardToken } = config;
     if (dashboardToken !== undefined && trafficStore !== undefined) {
-      mountDashboard(app, { config: { ...config, dashboardToken }, store, traffic: trafficStore, now: ctx.now, keyboardDoors: () => keyboardBudget.view() });
+      mountDashboard(app, {
+        config: { ...config, dashboardToken },
+        store,
+        traffic: trafficStore,
+        now: ctx.now,
+        keyboardDoors: () => keyboardBudget.view(),
+      });
     }
     opts.mount?.(app, ctx);
   });

@@ -59,9 +59,12 @@ export class Metrics {
       for (const [route, m] of routes) yield { labels: { route }, counts: m.buckets, sum: m.sumSeconds };
     });
     const issued = this.#powIssued;
-    const pow = histogramOf('ariadne_pow_difficulty', 'Proof-of-work difficulty (leading zero bits) of the challenges issued.', POW_BITS, () => [
-      { labels: {}, counts: issued, sum: issued.reduce((total, n, bits) => total + n * bits, 0) },
-    ]);
+    const pow = histogramOf(
+      'ariadne_pow_difficulty',
+      'Proof-of-work difficulty (leading zero bits) of the challenges issued.',
+      POW_BITS,
+      () => [{ labels: {}, counts: issued, sum: issued.reduce((total, n, bits) => total + n * bits, 0) }],
+    );
     this.registry.registerMetric(duration as never);
     this.registry.registerMetric(pow as never);
     collectDefaultMetrics({ register: this.registry, prefix: 'ariadne_' });
@@ -69,7 +72,12 @@ export class Metrics {
 
   /** Exposes what the store went through (a Redis store's failovers, fence replacements and slot moves). */
   watchStore(events: () => StoreEvents): void {
-    const counter = (name: string, help: string, labelNames: string[], read: (e: StoreEvents, inc: (labels: Record<string, string>, n: number) => void) => void) =>
+    const counter = (
+      name: string,
+      help: string,
+      labelNames: string[],
+      read: (e: StoreEvents, inc: (labels: Record<string, string>, n: number) => void) => void,
+    ) =>
       new Counter({
         name,
         help,
@@ -80,13 +88,26 @@ export class Metrics {
           read(events(), (labels, n) => this.inc(labels, n));
         },
       });
-    counter('ariadne_redis_failovers_seen_total', 'New Redis processes found holding the markers: failovers and restarts seen.', [], (e, inc) => inc({}, e.failoversSeen));
-    counter('ariadne_redis_fence_replacements_total', 'Loss fences this process replaced, by why: lost (gone with their data) or process (of another Redis process).', ['reason'], (e, inc) => {
-      inc({ reason: 'lost' }, e.fenceReplacements.lost);
-      inc({ reason: 'process' }, e.fenceReplacements.process);
-    });
-    counter('ariadne_redis_slots_moved_total', 'Redis Cluster slots seen served by another primary than before (resharding, failover): what MOVED and ASK redirect.', [], (e, inc) =>
-      inc({}, e.slotsMoved),
+    counter(
+      'ariadne_redis_failovers_seen_total',
+      'New Redis processes found holding the markers: failovers and restarts seen.',
+      [],
+      (e, inc) => inc({}, e.failoversSeen),
+    );
+    counter(
+      'ariadne_redis_fence_replacements_total',
+      'Loss fences this process replaced, by why: lost (gone with their data) or process (of another Redis process).',
+      ['reason'],
+      (e, inc) => {
+        inc({ reason: 'lost' }, e.fenceReplacements.lost);
+        inc({ reason: 'process' }, e.fenceReplacements.process);
+      },
+    );
+    counter(
+      'ariadne_redis_slots_moved_total',
+      'Redis Cluster slots seen served by another primary than before (resharding, failover): what MOVED and ASK redirect.',
+      [],
+      (e, inc) => inc({}, e.slotsMoved),
     );
   }
 

@@ -13,7 +13,12 @@ import { plainFailure } from './route.js';
  * (`allowed`: path -> its methods), on an unknown path 404. The body, if any, is discarded first,
  * so an uploading client reads the answer; then the connection closes.
  */
-export function mountFallbacks(app: TemplatedApp, allowed: ReadonlyMap<string, string>, corsOrigins: Config['corsOrigins'], metrics: Metrics): void {
+export function mountFallbacks(
+  app: TemplatedApp,
+  allowed: ReadonlyMap<string, string>,
+  corsOrigins: Config['corsOrigins'],
+  metrics: Metrics,
+): void {
   app.options('/*', (res, req) => {
     const known = allowed.has(req.getUrl());
     const cors = corsHeaders(corsOrigins, req.getHeader('origin'));

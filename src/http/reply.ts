@@ -36,8 +36,7 @@ const NO_STORE = Buffer.from('no-store');
 /** Writes `reply` in one corked write. `cors` are the headers computed when the request came in. */
 export function writeReply(to: HttpResponse, reply: Reply, cors: readonly Header[]): void {
   const res = reply.close === true ? closeAfter(to) : to;
-  const body =
-    reply.status === 204 ? undefined : reply.contentType === undefined ? JSON.stringify(reply.body) : String(reply.body);
+  const body = reply.status === 204 ? undefined : reply.contentType === undefined ? JSON.stringify(reply.body) : String(reply.body);
   res.cork(() => {
     // uWS answers 200 OK unless told otherwise.
     if (reply.status !== 200) res.writeStatus(STATUS_LINE[reply.status] ?? String(reply.status));

@@ -110,7 +110,10 @@ export function requestPipeline(ctx: CoreContext, metrics: Metrics): RequestPipe
     const m = metrics.route(route.path);
     // Bucketed routes serve browsers: their address feeds rate limits and adaptive proof of work.
     const withAddress = route.bucket !== undefined;
-    const run = withAddress && config.rateLimitPerMinute > 0 ? rateLimited : (r: PostRoute, body: unknown, info: RequestInfo) => r.handle(ctx, body as never, info);
+    const run =
+      withAddress && config.rateLimitPerMinute > 0
+        ? rateLimited
+        : (r: PostRoute, body: unknown, info: RequestInfo) => r.handle(ctx, body as never, info);
     const tooLarge = { ...route.fail(failure('payload_too_large', `body: larger than ${config.maxBodyBytes} bytes`)), close: true };
     // /verify's refusals before core (body, JSON, schema, a thrown failure) go to the dashboard's
     // outcomes with core's own, filed under the body's site when it names a listed one (a rate-limit
@@ -118,7 +121,8 @@ export function requestPipeline(ctx: CoreContext, metrics: Metrics): RequestPipe
     const countsEarly = route.path === '/verify' && traffic !== undefined;
     const refusedEarly = countsEarly
       ? (reply: Reply, body?: unknown) => {
-          if (reply.code !== undefined) traffic.verified(siteLabel(sites, (body as { site_key?: unknown } | undefined)?.site_key), reply.code, {});
+          if (reply.code !== undefined)
+            traffic.verified(siteLabel(sites, (body as { site_key?: unknown } | undefined)?.site_key), reply.code, {});
           return reply;
         }
       : (reply: Reply) => reply;

@@ -13,13 +13,28 @@ import { SOLVE_METHODS } from '../core/token/solveMethod.js';
 /** A challenge: its shape is declared once, with the core that issues it (core/challenge/Challenge.ts). */
 export const ChallengeResponse = ChallengeSchema;
 
-export const PrivacyPassResponse = closed({ success: Type.Literal(true), token: Type.String({ description: 'Session token (method privacy_pass): single use, 60 s' }) });
+export const PrivacyPassResponse = closed({
+  success: Type.Literal(true),
+  token: Type.String({ description: 'Session token (method privacy_pass): single use, 60 s' }),
+});
 
-export const PasskeyDoorResponse = closed({ success: Type.Literal(true), token: Type.String({ description: 'Session token (method passkey): single use, 60 s' }) });
+export const PasskeyDoorResponse = closed({
+  success: Type.Literal(true),
+  token: Type.String({ description: 'Session token (method passkey): single use, 60 s' }),
+});
 
-export const ProbeArmResponse = closed({ success: Type.Literal(true), probe_ticket: Type.String(), armed_at: int('ms'), deadline_at: int('ms') });
+export const ProbeArmResponse = closed({
+  success: Type.Literal(true),
+  probe_ticket: Type.String(),
+  armed_at: int('ms'),
+  deadline_at: int('ms'),
+});
 export const ProbeCompleteResponse = closed({ success: Type.Literal(true), completion_token: Type.String() });
-export const VerifyResponse = closed({ success: Type.Literal(true), token: Type.String({ description: 'Session token: single use, 60 s' }), test: TEST_MARK });
+export const VerifyResponse = closed({
+  success: Type.Literal(true),
+  token: Type.String({ description: 'Session token: single use, 60 s' }),
+  test: TEST_MARK,
+});
 
 const SCORE = Type.Number({ minimum: 0, maximum: 1 });
 const REASONS = opt(
@@ -30,9 +45,13 @@ const REASONS = opt(
   }),
 );
 const METHOD = opt(
-  Type.Union(SOLVE_METHODS.map((m) => Type.Literal(m)), {
-    description: 'How the token was earned: pointer, keyboard (people-first model), keyboard_strict (strict model), privacy_pass (no maze) or passkey (a returning passkey: no maze, or a keyboard solve it let past a tightened keyboard door, then with input_type keyboard); absent in older tokens and test answers',
-  }),
+  Type.Union(
+    SOLVE_METHODS.map((m) => Type.Literal(m)),
+    {
+      description:
+        'How the token was earned: pointer, keyboard (people-first model), keyboard_strict (strict model), privacy_pass (no maze) or passkey (a returning passkey: no maze, or a keyboard solve it let past a tightened keyboard door, then with input_type keyboard); absent in older tokens and test answers',
+    },
+  ),
 );
 const CHALLENGE_TS = Type.String({ format: 'date-time' });
 const ACTION = opt(Type.String({ description: 'The action of a reCAPTCHA v3 execute that made the token; absent for every other solve' }));
@@ -47,7 +66,9 @@ export const SiteverifySuccess = closed({
   session_id: Type.String(),
   site_key: Type.String(),
   input_type: opt(
-    Type.Union([Type.Literal('mouse'), Type.Literal('touch'), Type.Literal('pen'), Type.Literal('keyboard')], { description: 'Inferred from the events' }),
+    Type.Union([Type.Literal('mouse'), Type.Literal('touch'), Type.Literal('pen'), Type.Literal('keyboard')], {
+      description: 'Inferred from the events',
+    }),
   ),
   method: METHOD,
   action: ACTION,

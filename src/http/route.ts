@@ -77,7 +77,11 @@ export interface GetRequest {
 /** Codes of a request naming a site from a page (core/sites/admitSite.ts). */
 export const ADMISSION_ERRORS = ['unknown_site_key', 'hostname_not_allowed'] as const satisfies readonly ErrorCode[];
 /** Codes of a request naming a challenge id (core/challenge/authenticateChallengeId.ts). */
-export const CHALLENGE_ID_ERRORS = ['challenge_not_found', 'site_key_mismatch', 'challenge_expired'] as const satisfies readonly ErrorCode[];
+export const CHALLENGE_ID_ERRORS = [
+  'challenge_not_found',
+  'site_key_mismatch',
+  'challenge_expired',
+] as const satisfies readonly ErrorCode[];
 
 /** A failure reply: the code's status, `{success: false, ...fields}` and the detail when there is one. */
 export function failureReply(f: Failure, fields: Record<string, unknown>): Reply {
@@ -91,6 +95,10 @@ export function plainFailure(f: Failure): Reply {
 }
 
 /** 200 with `ok(r)` as the body when the outcome `r` is ok, else the route's failure reply. */
-export function answer<T extends { ok: true }>(r: T | { ok: false; failure: Failure }, fail: (f: Failure) => Reply, ok: (r: T) => unknown): Reply {
+export function answer<T extends { ok: true }>(
+  r: T | { ok: false; failure: Failure },
+  fail: (f: Failure) => Reply,
+  ok: (r: T) => unknown,
+): Reply {
   return r.ok ? { status: 200, body: ok(r) } : fail(r.failure);
 }

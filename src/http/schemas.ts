@@ -128,9 +128,14 @@ const redeemerFields = () => ({
     Type.String({ maxLength: LIMITS.siteKey, pattern: '^[A-Za-z0-9._-]*$', description: 'The token must belong to this site key' }),
   ),
   // Empty means not given.
-  remoteip: opt(Type.String({ maxLength: LIMITS.remoteIp, description: 'The address you saw the user at; compared with the solving address' })),
+  remoteip: opt(
+    Type.String({ maxLength: LIMITS.remoteIp, description: 'The address you saw the user at; compared with the solving address' }),
+  ),
   idempotency_key: opt(
-    Type.String({ pattern: IDEMPOTENCY_KEY_PATTERN, description: "A retry with the same key within the token's life gets the first answer again" }),
+    Type.String({
+      pattern: IDEMPOTENCY_KEY_PATTERN,
+      description: "A retry with the same key within the token's life gets the first answer again",
+    }),
   ),
 });
 

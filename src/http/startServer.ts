@@ -22,5 +22,12 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const server = await createServer(opts);
   const { host } = opts.config;
   const port = await server.listen(host, opts.config.port);
-  return { port, url: serverUrl(host, port), close: (graceMs) => server.close(graceMs), sites: server.sites, routes: server.routes, metricsJson: () => server.metricsJson() };
+  return {
+    port,
+    url: serverUrl(host, port),
+    close: (graceMs) => server.close(graceMs),
+    sites: server.sites,
+    routes: server.routes,
+    metricsJson: () => server.metricsJson(),
+  };
 }

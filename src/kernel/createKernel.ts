@@ -105,7 +105,14 @@ export function kernelFromInstance(instance: WebAssembly.Instance): Kernel {
 
     detour(maze, from, to) {
       checkMaze(maze);
-      const n = ex.detourCells(maze.seed, maze.width, maze.height, maze.difficulty, checkCell('from', from, maze.width, maze.height), checkCell('to', to, maze.width, maze.height));
+      const n = ex.detourCells(
+        maze.seed,
+        maze.width,
+        maze.height,
+        maze.difficulty,
+        checkCell('from', from, maze.width, maze.height),
+        checkCell('to', to, maze.width, maze.height),
+      );
       return n < 0 ? null : cellsAt(wasm.words(), ex.detourPtr() >>> 0, n, maze.width);
     },
 

@@ -1,12 +1,4 @@
-import {
-  KernelInputError,
-  MAX_CELL_SIZE,
-  MAX_MAZE_SIDE,
-  MIN_MAZE_SIDE,
-  type Cell,
-  type MazeParams,
-  type MazePoint,
-} from './types.js';
+import { KernelInputError, MAX_CELL_SIZE, MAX_MAZE_SIDE, MIN_MAZE_SIDE, type Cell, type MazeParams, type MazePoint } from './types.js';
 
 // Checks of the wrapper: each refuses with the name of the field at fault.
 

@@ -47,7 +47,8 @@ export async function openStore(config: Config, log: Logger, opts: { passkeys: b
     const { RedisStore } = await import('./redis/RedisStore.js'); // ioredis, loaded only when used: ~10 MiB of heap
     const redis = await RedisStore.open(storeConfig.redis);
     const health = await redis.health();
-    if (!health.ok) log.error({ detail: health.detail }, 'Redis store not usable yet: /verify, /probe/* and /siteverify answer 503 until it is');
+    if (!health.ok)
+      log.error({ detail: health.detail }, 'Redis store not usable yet: /verify, /probe/* and /siteverify answer 503 until it is');
     store = redis;
   } else if (opts.threads === true) {
     // The lists only: markers and counters live in the shared tables.

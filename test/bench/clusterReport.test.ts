@@ -27,7 +27,12 @@ describe('the cluster bench report', () => {
       'Cluster, 2 turns',
       'Cluster / one Redis, per CPU-second of the nodes',
     ]);
-    expect(r.section.rows[1]).toMatchObject({ requests: 1_000, verify_per_cpu_s: 1_000 / 0.6, node_cpu_us: 600, script_calls_per_verify: 3.5 });
+    expect(r.section.rows[1]).toMatchObject({
+      requests: 1_000,
+      verify_per_cpu_s: 1_000 / 0.6,
+      node_cpu_us: 600,
+      script_calls_per_verify: 3.5,
+    });
     expect(r.section.rows[1]!.redis_cpu_us).toBeCloseTo(40, 9);
     // 2,000 answers over 1.2 s of the nodes' CPU, and over 1.4 s.
     expect(r.metrics.one_redis_verify_per_cpu_s).toBeCloseTo(2_000 / 1.2, 9);
@@ -39,7 +44,10 @@ describe('the cluster bench report', () => {
 
   it('meets the target at 0.9 and above, and never with answers not as expected', () => {
     expect(clusterReport([turn('one Redis', 0.9), turn('Cluster', 1)], []).target.pass).toBe(true);
-    const failed = clusterReport([turn('one Redis', 1), turn('Cluster', 1, { errors: 3, firstError: '503 {"error_code":"store_unavailable"}' })], []);
+    const failed = clusterReport(
+      [turn('one Redis', 1), turn('Cluster', 1, { errors: 3, firstError: '503 {"error_code":"store_unavailable"}' })],
+      [],
+    );
     expect(failed.target.pass).toBe(false);
     expect(failed.errors).toEqual(['3 of 2000 /verify not as expected (first: 503 {"error_code":"store_unavailable"})']);
     expect(failed.section.notes).toContain(`error: ${failed.errors[0]}`);

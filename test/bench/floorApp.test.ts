@@ -3,7 +3,7 @@ import { postJson, verifyBodies } from '../../bench/http/bodies.js';
 import { startFloorApp } from '../../bench/http/floorApp.js';
 import { type Child, startServer } from '../../bench/http/processes.js';
 
-describe("the /verify floor app", () => {
+describe('the /verify floor app', () => {
   let server: Child;
   let floor: Child;
   let bodies: string[];

@@ -31,7 +31,17 @@ describe('the /verify stage account', () => {
   });
 
   it('accounts the measured CPU as the whole route in process, the bare app and the server helper threads', () => {
-    const stage: StageResult = { events: 50, bodyBytes: 5_000, requests: 1, stagesUs: STAGES.map(() => 10), gcUs: 20, sumUs: 230, coveredShare: 1, routeUs: 390, helpersUs: 40 };
+    const stage: StageResult = {
+      events: 50,
+      bodyBytes: 5_000,
+      requests: 1,
+      stagesUs: STAGES.map(() => 10),
+      gcUs: 20,
+      sumUs: 230,
+      coveredShare: 1,
+      routeUs: 390,
+      helpersUs: 40,
+    };
     const metrics = { verify_cpu_us: 500, ceiling_verify_cpu_us: 10, verify_helpers_us: 50 };
     const r = report(metrics, [], { quick: true, loadAverage: 0, counts, baseline: undefined, stages: { bench: stage, long: stage } });
     const row = (name: string) => r.section.rows.find((x) => x.name === name);

@@ -38,7 +38,11 @@ describe.skipIf(!findChromium())('the JS API in Chromium', { timeout: 90_000 }, 
     const challenge = nextChallenge(page);
     await page.goto(`${live.server.url}/test/api.html`);
     const sent = (await challengeRequest).postDataJSON() as Record<string, unknown>;
-    expect(sent).toMatchObject({ site_key: 'api-test', session_id: 'session-from-the-site', client_capabilities: { reduced_motion: true } });
+    expect(sent).toMatchObject({
+      site_key: 'api-test',
+      session_id: 'session-from-the-site',
+      client_capabilities: { reduced_motion: true },
+    });
     const c = await challenge;
     expect(c.site_key).toBe('api-test');
     await expect.poll(() => statusText(page)).toBe('Tracez un chemin de S à E.');
@@ -81,7 +85,9 @@ describe.skipIf(!findChromium())('the JS API in Chromium', { timeout: 90_000 }, 
     ],
   ])('works from another origin%s: worker started through a blob, wasm and API over CORS', async (_name, policy) => {
     // A real server for the site (a fulfilled route would count as a public address space).
-    const site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html', ...policy(live.server.url) }).end(embedPage(live.server.url)));
+    const site = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html', ...policy(live.server.url) }).end(embedPage(live.server.url)),
+    );
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     const { port } = site.address() as AddressInfo;
     const page = await live.browser.context.newPage();

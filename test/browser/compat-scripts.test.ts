@@ -29,7 +29,11 @@ const artifacts = path.join(repoRoot, 'test-artifacts');
 const CLASS: Record<Service, string> = { recaptcha: 'g-recaptcha', hcaptcha: 'h-captcha', turnstile: 'cf-turnstile' };
 const GLOBAL: Record<Service, string> = { recaptcha: 'grecaptcha', hcaptcha: 'hcaptcha', turnstile: 'turnstile' };
 
-const html = (title: string, head: string, body: string) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>
+const html = (
+  title: string,
+  head: string,
+  body: string,
+) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>
 <script src="/site.js"></script>${head}</head><body>${body}</body></html>`;
 
 /** A sign-up form with the service's implicit widget, as that service's docs show it. */
@@ -55,7 +59,9 @@ const deepFocus = (page: Page) =>
   });
 
 describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chromium', { timeout: 90_000 }, () => {
-  const live = withAriadneAndChromium({ env: { SITES_FILE: compatSitesFile(['compat-recaptcha', 'compat-hcaptcha', 'compat-turnstile']) } });
+  const live = withAriadneAndChromium({
+    env: { SITES_FILE: compatSitesFile(['compat-recaptcha', 'compat-hcaptcha', 'compat-turnstile']) },
+  });
   const siteFor = (service: Service, page: string): Promise<CompatSite> =>
     startCompatSite(
       live.server.url,
@@ -83,7 +89,9 @@ describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chr
       const field = RESPONSE_FIELD[service];
       expect(await page.locator(`#f [name="${field}"]`).inputValue()).toBe(t);
       if (service === 'hcaptcha') expect(await page.locator('#f [name="g-recaptcha-response"]').inputValue()).toBe(t);
-      expect(await page.evaluate((g) => (window as unknown as Record<string, { getResponse(): string }>)[g]!.getResponse(), GLOBAL[service])).toBe(t);
+      expect(
+        await page.evaluate((g) => (window as unknown as Record<string, { getResponse(): string }>)[g]!.getResponse(), GLOBAL[service]),
+      ).toBe(t);
       // data-tabindex places the maze in the tab order.
       expect(await page.locator('ariadne-maze canvas').getAttribute('tabindex')).toBe('3');
       // The form carries the service's field only: no session id for the page to handle.
@@ -98,7 +106,10 @@ describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chr
       if (service === 'recaptcha') expect(Object.keys(redeemed).filter((k) => k === 'score' || k === 'action')).toEqual([]);
       expect(site.posts[0]!.fields).toMatchObject({ email: 'ada@example.com', [field]: t });
       // Replayed: the service's own code for a duplicate.
-      expect(await redeemCompat(live.server.url, service, `compat-${service}`, t)).toMatchObject({ success: false, 'error-codes': [DUPLICATE_CODE[service]] });
+      expect(await redeemCompat(live.server.url, service, `compat-${service}`, t)).toMatchObject({
+        success: false,
+        'error-codes': [DUPLICATE_CODE[service]],
+      });
       expect(problems).toEqual([]);
       await page.close();
       await site.close();
@@ -111,11 +122,18 @@ describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chr
     const page = await live.browser.context.newPage();
     const problems = watchConsole(page);
     await readyChallenge(page, () => page.goto(`${site.url}/`));
-    expect(await page.evaluate(() => ({ h: typeof (window as unknown as { hcaptcha?: unknown }).hcaptcha, g: typeof (window as unknown as { grecaptcha?: unknown }).grecaptcha }))).toEqual({
+    expect(
+      await page.evaluate(() => ({
+        h: typeof (window as unknown as { hcaptcha?: unknown }).hcaptcha,
+        g: typeof (window as unknown as { grecaptcha?: unknown }).grecaptcha,
+      })),
+    ).toEqual({
       h: 'object',
       g: 'undefined',
     });
-    expect(await page.locator('#f textarea').evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).name))).toEqual(['h-captcha-response']);
+    expect(await page.locator('#f textarea').evaluateAll((els) => els.map((e) => (e as HTMLTextAreaElement).name))).toEqual([
+      'h-captcha-response',
+    ]);
     expect(problems).toEqual([]);
     await page.close();
     await site.close();
@@ -155,16 +173,30 @@ describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chr
 
   it('hCaptcha execute({async: true}) in invisible mode: Escape closes the dialog (close-callback, rejection, focus back); a second run resolves {response, key}', async () => {
     const body = `<form id="f" action="/submit" method="post"><div id="box"></div><button id="send" type="submit">Sign up</button></form>`;
-    const site = await siteFor('hcaptcha', html('execute', `<script src="${live.server.url}/1/api.js?render=explicit&onload=loaded" async defer></script>`, body));
+    const site = await siteFor(
+      'hcaptcha',
+      html('execute', `<script src="${live.server.url}/1/api.js?render=explicit&onload=loaded" async defer></script>`, body),
+    );
     const page = await live.browser.context.newPage();
     const problems = watchConsole(page);
     await page.goto(`${site.url}/`);
     await expect.poll(() => recordedCalls(page)).toContainEqual(['loaded']);
     expect(await page.locator('ariadne-maze').count()).toBe(0);
-    type H = { render(el: string, p: object): string; execute(id: string, o: object): Promise<{ response: string; key: string }>; getResponse(id: string): string; getRespKey(id: string): string };
+    type H = {
+      render(el: string, p: object): string;
+      execute(id: string, o: object): Promise<{ response: string; key: string }>;
+      getResponse(id: string): string;
+      getRespKey(id: string): string;
+    };
     const id = await page.evaluate(() => {
       const h = (window as unknown as { hcaptcha: H }).hcaptcha;
-      return h.render('box', { sitekey: 'compat-hcaptcha', size: 'invisible', callback: 'solved', 'close-callback': 'dismissed', 'open-callback': 'opened' });
+      return h.render('box', {
+        sitekey: 'compat-hcaptcha',
+        size: 'invisible',
+        callback: 'solved',
+        'close-callback': 'dismissed',
+        'open-callback': 'opened',
+      });
     });
     const run = () =>
       page.evaluate(
@@ -200,7 +232,10 @@ describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chr
     expect(await page.getByRole('dialog').count()).toBe(0);
     expect(await page.locator('#f [name="h-captcha-response"]').inputValue()).toBe(result.ok.response);
     expect(c.site_key).toBe('compat-hcaptcha');
-    expect(await redeemCompat(live.server.url, 'hcaptcha', 'compat-hcaptcha', result.ok.response)).toMatchObject({ success: true, hostname: '127.0.0.1' });
+    expect(await redeemCompat(live.server.url, 'hcaptcha', 'compat-hcaptcha', result.ok.response)).toMatchObject({
+      success: true,
+      hostname: '127.0.0.1',
+    });
     expect(problems).toEqual([]);
     await page.close();
     await site.close();
@@ -208,7 +243,10 @@ describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chr
 
   it("Turnstile's explicit API: execution 'execute' with a renamed field, isExpired, reset and remove", async () => {
     const body = `<form id="f" action="/submit" method="post"><div id="box"></div><button id="send" type="submit">Sign up</button></form>`;
-    const site = await siteFor('turnstile', html('turnstile', `<script src="${live.server.url}/turnstile/v0/api.js?render=explicit&onload=loaded" async defer></script>`, body));
+    const site = await siteFor(
+      'turnstile',
+      html('turnstile', `<script src="${live.server.url}/turnstile/v0/api.js?render=explicit&onload=loaded" async defer></script>`, body),
+    );
     const page = await live.browser.context.newPage();
     const problems = watchConsole(page);
     await page.goto(`${site.url}/`);
@@ -216,9 +254,17 @@ describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chr
     type T = { render(el: string, p: object): string; execute(el: string): void };
     /** Calls turnstile[method](widget), or turnstile[method]() without a widget. */
     const call = (method: 'getResponse' | 'isExpired' | 'reset' | 'remove', widget?: string) =>
-      page.evaluate(([m, w]) => (window as unknown as { turnstile: Record<string, (id?: string) => unknown> }).turnstile[m]!(w), [method, widget] as const);
+      page.evaluate(([m, w]) => (window as unknown as { turnstile: Record<string, (id?: string) => unknown> }).turnstile[m]!(w), [
+        method,
+        widget,
+      ] as const);
     const id = await page.evaluate(() =>
-      (window as unknown as { turnstile: T }).turnstile.render('#box', { sitekey: 'compat-turnstile', execution: 'execute', 'response-field-name': 'captcha', callback: 'solved' }),
+      (window as unknown as { turnstile: T }).turnstile.render('#box', {
+        sitekey: 'compat-turnstile',
+        execution: 'execute',
+        'response-field-name': 'captcha',
+        callback: 'solved',
+      }),
     );
     expect(id).toMatch(/^cf-chl-widget-/);
     expect(await page.locator('ariadne-maze').count()).toBe(0);
@@ -240,7 +286,14 @@ describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chr
   });
 
   it("reCAPTCHA v3's style: grecaptcha.ready, then execute(siteKey, {action}) opens the dialog and resolves with the token", async () => {
-    const site = await siteFor('recaptcha', html('v3', `<script src="${live.server.url}/recaptcha/api.js?render=compat-recaptcha" async defer></script>`, '<p>No widget in the page.</p>'));
+    const site = await siteFor(
+      'recaptcha',
+      html(
+        'v3',
+        `<script src="${live.server.url}/recaptcha/api.js?render=compat-recaptcha" async defer></script>`,
+        '<p>No widget in the page.</p>',
+      ),
+    );
     const page = await live.browser.context.newPage();
     const problems = watchConsole(page);
     await page.goto(`${site.url}/`);
@@ -272,7 +325,8 @@ describe.skipIf(!findChromium())('the compatible scripts in a plain form, in Chr
   });
 
   it('a token expires 55 s after solving: expired-callback with it, the field emptied, isExpired true, a fresh maze', async () => {
-    const widget = '<div class="cf-turnstile" data-sitekey="compat-turnstile" data-callback="solved" data-expired-callback="expired"></div>';
+    const widget =
+      '<div class="cf-turnstile" data-sitekey="compat-turnstile" data-callback="solved" data-expired-callback="expired"></div>';
     const site = await siteFor('turnstile', formPage('turnstile', `${live.server.url}/turnstile/v0/api.js`, widget));
     const page = await live.browser.context.newPage();
     const problems = watchConsole(page);

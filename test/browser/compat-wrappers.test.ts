@@ -16,7 +16,15 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { findChromium } from './helpers/browser.js';
 import { bundleForBrowser } from './helpers/bundle.js';
-import { type CompatSite, DUPLICATE_CODE, type Service, compatSitesFile, redeemCompat, startCompatSite, watchConsole } from './helpers/compatSite.js';
+import {
+  type CompatSite,
+  DUPLICATE_CODE,
+  type Service,
+  compatSitesFile,
+  redeemCompat,
+  startCompatSite,
+  watchConsole,
+} from './helpers/compatSite.js';
 import { dragAlong, readyChallenge, solutionOf } from './helpers/maze.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
 
@@ -30,7 +38,8 @@ interface Record_ {
   loaded?: boolean;
 }
 
-const RECORD = 'const record = (window.record = { tokens: [], keys: [], errors: [], closed: 0 }); const q = new URLSearchParams(location.search);';
+const RECORD =
+  'const record = (window.record = { tokens: [], keys: [], errors: [], closed: 0 }); const q = new URLSearchParams(location.search);';
 
 const HCAPTCHA = `
 import { createElement, createRef } from 'react';
@@ -109,11 +118,20 @@ const firstToken = async (p: Page): Promise<string> => {
 };
 
 describe.skipIf(!findChromium())('published wrappers pointed at Ariadne, in Chromium', { timeout: 90_000 }, () => {
-  const live = withAriadneAndChromium({ env: { SITES_FILE: compatSitesFile(['wrapper-hcaptcha', 'wrapper-recaptcha', 'wrapper-turnstile']) } });
+  const live = withAriadneAndChromium({
+    env: { SITES_FILE: compatSitesFile(['wrapper-hcaptcha', 'wrapper-recaptcha', 'wrapper-turnstile']) },
+  });
   /** Redeemed once in the service's shape, then refused with its duplicate code. */
   const redeemsOnce = async (service: Service, token: string) => {
-    expect(await redeemCompat(live.server.url, service, `wrapper-${service}`, token)).toMatchObject({ success: true, hostname: '127.0.0.1', 'error-codes': [] });
-    expect(await redeemCompat(live.server.url, service, `wrapper-${service}`, token)).toMatchObject({ success: false, 'error-codes': [DUPLICATE_CODE[service]] });
+    expect(await redeemCompat(live.server.url, service, `wrapper-${service}`, token)).toMatchObject({
+      success: true,
+      hostname: '127.0.0.1',
+      'error-codes': [],
+    });
+    expect(await redeemCompat(live.server.url, service, `wrapper-${service}`, token)).toMatchObject({
+      success: false,
+      'error-codes': [DUPLICATE_CODE[service]],
+    });
   };
   const siteWith = async (entry: string, head = ''): Promise<CompatSite> =>
     startCompatSite(live.server.url, {
@@ -126,7 +144,9 @@ describe.skipIf(!findChromium())('published wrappers pointed at Ariadne, in Chro
     const p = await live.browser.context.newPage();
     const problems = watchConsole(p);
     const script = p.waitForRequest((r) => r.url().startsWith(`${live.server.url}/1/api.js?`));
-    const c = await readyChallenge(p, () => p.goto(`${site.url}/?site_key=wrapper-hcaptcha&apihost=${encodeURIComponent(live.server.url)}`));
+    const c = await readyChallenge(p, () =>
+      p.goto(`${site.url}/?site_key=wrapper-hcaptcha&apihost=${encodeURIComponent(live.server.url)}`),
+    );
     // The loader's own query: its onload callback, render=explicit, and options it sends along.
     const query = new URL((await script).url()).searchParams;
     expect(query.get('render')).toBe('explicit');
@@ -152,7 +172,8 @@ describe.skipIf(!findChromium())('published wrappers pointed at Ariadne, in Chro
     let outcome: Promise<{ response?: string; key?: string; error?: string }> | undefined;
     const c = await readyChallenge(p, async () => {
       outcome = p.evaluate(() => {
-        const ref = (window as unknown as { captcha: { current: { execute(o: object): Promise<{ response: string; key: string }> } } }).captcha;
+        const ref = (window as unknown as { captcha: { current: { execute(o: object): Promise<{ response: string; key: string }> } } })
+          .captcha;
         return ref.current.execute({ async: true }).catch((e: unknown) => ({ error: String(e) }));
       });
     });
@@ -182,8 +203,15 @@ describe.skipIf(!findChromium())('published wrappers pointed at Ariadne, in Chro
     expect(await p.getByRole('dialog').count()).toBe(0);
     expect(await p.evaluate(() => (window as unknown as { grecaptcha: { getResponse(): string } }).grecaptcha.getResponse())).toBe(token);
     // Its execute(id, {action}) made a v3 token: siteverify answers with its score and action.
-    expect(await redeemCompat(live.server.url, 'recaptcha', 'wrapper-recaptcha', token)).toMatchObject({ success: true, action: 'signup', score: expect.any(Number) });
-    expect(await redeemCompat(live.server.url, 'recaptcha', 'wrapper-recaptcha', token)).toMatchObject({ success: false, 'error-codes': ['timeout-or-duplicate'] });
+    expect(await redeemCompat(live.server.url, 'recaptcha', 'wrapper-recaptcha', token)).toMatchObject({
+      success: true,
+      action: 'signup',
+      score: expect.any(Number),
+    });
+    expect(await redeemCompat(live.server.url, 'recaptcha', 'wrapper-recaptcha', token)).toMatchObject({
+      success: false,
+      'error-codes': ['timeout-or-duplicate'],
+    });
     expect((await recorded(p)).errors).toEqual([]);
     expect(problems).toEqual([]);
     await p.close();
@@ -211,7 +239,10 @@ describe.skipIf(!findChromium())('published wrappers pointed at Ariadne, in Chro
   };
 
   it("@marsidev/react-turnstile with Ariadne's script injected by the page: the widget is solved and onSuccess gets the token", async () => {
-    const site = await siteWith(TURNSTILE, `<script id="cf-turnstile-script" src="${live.server.url}/turnstile/v0/api.js?render=explicit" async defer></script>`);
+    const site = await siteWith(
+      TURNSTILE,
+      `<script id="cf-turnstile-script" src="${live.server.url}/turnstile/v0/api.js?render=explicit" async defer></script>`,
+    );
     await solvesTurnstileWrapper(site);
   });
 
@@ -222,10 +253,13 @@ describe.skipIf(!findChromium())('published wrappers pointed at Ariadne, in Chro
   it.each([
     ['a blocking tag', ''],
     ['defer (run in document order, before the module)', ' defer'],
-  ])("vue-turnstile with Ariadne's script in %s: the widget is solved, the v-model gets the token, it redeems once", async (_how, attributes) => {
-    const site = await vueTurnstilePage(attributes);
-    await solvesTurnstileWrapper(site);
-  });
+  ])(
+    "vue-turnstile with Ariadne's script in %s: the widget is solved, the v-model gets the token, it redeems once",
+    async (_how, attributes) => {
+      const site = await vueTurnstilePage(attributes);
+      await solvesTurnstileWrapper(site);
+    },
+  );
 
   it("vue-turnstile with Ariadne's script `async defer` arriving after the page's module: it asks for Cloudflare's script (what the docs warn of)", async () => {
     const site = await vueTurnstilePage(' async defer');
@@ -239,7 +273,9 @@ describe.skipIf(!findChromium())('published wrappers pointed at Ariadne, in Chro
     await p.goto(`${site.url}/?site_key=wrapper-turnstile`);
     await expect.poll(() => problems.some((m) => m.includes('challenges.cloudflare.com')), { timeout: 10_000 }).toBe(true);
     // Ariadne's script arrives too late: the wrapper gave up on its own and renders nothing.
-    await expect.poll(() => p.evaluate(() => typeof (window as unknown as { turnstile?: unknown }).turnstile), { timeout: 10_000 }).toBe('object');
+    await expect
+      .poll(() => p.evaluate(() => typeof (window as unknown as { turnstile?: unknown }).turnstile), { timeout: 10_000 })
+      .toBe('object');
     await p.waitForTimeout(1_000);
     expect(await p.locator('ariadne-maze').count()).toBe(0);
     expect((await recorded(p)).tokens).toEqual([]);

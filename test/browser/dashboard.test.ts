@@ -91,7 +91,9 @@ describe.skipIf(!findChromium())('the dashboard in Chromium', { timeout: 90_000 
     // Each panel is drawn from its own answer: a refresh may land between two of them.
     await expect.poll(() => page.locator('#panel-siteverify .u-legend').innerText(), { timeout: 15_000 }).toContain('ok');
     // The drift panel compared the one accepted trace with the table's calibration people.
-    await expect.poll(() => page.locator('#panel-drift .u-legend').innerText(), { timeout: 15_000 }).toContain('W1 (1 accepted traces, table v3)');
+    await expect
+      .poll(() => page.locator('#panel-drift .u-legend').innerText(), { timeout: 15_000 })
+      .toContain('W1 (1 accepted traces, table v3)');
 
     // The keyboard door panel: the site served, people first.
     await expect.poll(() => page.locator('#panel-keyboard table').innerText(), { timeout: 15_000 }).toMatch(/people_first\s+auto/);
@@ -105,7 +107,8 @@ describe.skipIf(!findChromium())('the dashboard in Chromium', { timeout: 90_000 
     const lines = (await readFile((await download.path())!, 'utf8')).trimEnd().split('\n');
     expect(lines.map((l) => JSON.parse(l).outcome).sort()).toEqual(['invalid_signature', 'ok']);
 
-    if (process.env.UPDATE_DASHBOARD_SCREENSHOT === '1') await page.screenshot({ path: path.join(repoRoot, 'docs/dashboard.png'), fullPage: true });
+    if (process.env.UPDATE_DASHBOARD_SCREENSHOT === '1')
+      await page.screenshot({ path: path.join(repoRoot, 'docs/dashboard.png'), fullPage: true });
     expect(watched.errors).toEqual([]);
     expect(await watched.violations()).toEqual([]);
     await page.close();
@@ -119,7 +122,8 @@ describe.skipIf(!findChromium())('the dashboard in Chromium', { timeout: 90_000 
     await logIn(page, live.server.url);
     await expect.poll(() => page.locator('body[data-drawn][data-drift]').count(), { timeout: 15_000 }).toBe(1);
     await page.screenshot({ path: path.join(repoRoot, 'test-artifacts', 'dashboard-390.png'), fullPage: true });
-    for (const id of ['scores', 'reasons', 'pow', 'drift']) await page.locator(`#panel-${id}`).screenshot({ path: path.join(repoRoot, 'test-artifacts', `dashboard-390-${id}.png`) });
+    for (const id of ['scores', 'reasons', 'pow', 'drift'])
+      await page.locator(`#panel-${id}`).screenshot({ path: path.join(repoRoot, 'test-artifacts', `dashboard-390-${id}.png`) });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     for (const id of PANELS) {
       // No ink in the outermost pixels of a chart: a label or bar reaching its edge was cut there.
@@ -153,7 +157,9 @@ describe.skipIf(!findChromium())('the dashboard of a server with no traffic yet'
     await expect.poll(() => page.locator('body[data-drawn]').count(), { timeout: 15_000 }).toBe(1);
     await page.screenshot({ path: path.join(repoRoot, 'test-artifacts', 'dashboard-empty.png'), fullPage: true });
     // Empty indeed: its table has nothing to list.
-    expect(await page.getByRole('table', { name: 'Latency p50 / p99 per route (ms)', exact: true }).innerText()).toContain('nothing in this window yet');
+    expect(await page.getByRole('table', { name: 'Latency p50 / p99 per route (ms)', exact: true }).innerText()).toContain(
+      'nothing in this window yet',
+    );
     // Left of the plot: the y axis's labels; under it: the x axis's (times).
     const ink = await chartInk(page, 'latency');
     expect(ink.left).toBeGreaterThan(50);
@@ -184,7 +190,11 @@ async function chartInk(page: Page, id: string): Promise<{ edge: number; firstBa
     const c = canvas.getBoundingClientRect();
     const o = root.querySelector('.u-over')!.getBoundingClientRect();
     const [w, h] = [canvas.width, canvas.height];
-    const [left, bottom, right] = [o.left - c.left, o.bottom - c.top, o.right - c.left].map((v) => Math.round(v * ratio)) as [number, number, number];
+    const [left, bottom, right] = [o.left - c.left, o.bottom - c.top, o.right - c.left].map((v) => Math.round(v * ratio)) as [
+      number,
+      number,
+      number,
+    ];
     const px = canvas.getContext('2d')!.getImageData(0, 0, w, h).data;
     const inked = (x: number, y: number) => px[(y * w + x) * 4 + 3]! > 0;
     let edge = 0;
@@ -193,7 +203,8 @@ async function chartInk(page: Page, id: string): Promise<{ edge: number; firstBa
     let firstBar = -1;
     for (let x = left, y = bottom - 3; x < right && firstBar < 0; x++) {
       const i = (y * w + x) * 4;
-      if (px[i + 3]! > 0 && Math.max(px[i]!, px[i + 1]!, px[i + 2]!) - Math.min(px[i]!, px[i + 1]!, px[i + 2]!) > 40) firstBar = (x - left) / ratio;
+      if (px[i + 3]! > 0 && Math.max(px[i]!, px[i + 1]!, px[i + 2]!) - Math.min(px[i]!, px[i + 1]!, px[i + 2]!) > 40)
+        firstBar = (x - left) / ratio;
     }
     let axisLeft = 0;
     let below = 0;

@@ -96,8 +96,17 @@ describe.skipIf(!findChromium())('the demo page under a sites file without its s
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('says at start-up and on the page that the sites file lacks the site "demo"', async () => {
-    const warned = live.server.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: number; msg: string });
-    expect(warned).toContainEqual(expect.objectContaining({ level: 40, msg: expect.stringContaining(`the demo at / uses site key "demo", which ${sitesFile} does not list`) }));
+    const warned = live.server
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { level: number; msg: string });
+    expect(warned).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        msg: expect.stringContaining(`the demo at / uses site key "demo", which ${sitesFile} does not list`),
+      }),
+    );
     const page = await live.browser.context.newPage();
     await page.goto(live.server.url);
     await expect.poll(() => page.locator('#hint').textContent(), { timeout: 20_000 }).toContain('SITES_FILE has no site "demo"');

@@ -9,7 +9,15 @@ import type { Challenge } from '../../src/client/api.js';
 import { hexZeroBits } from '../../src/client/powSearch.js';
 import type { Cell, RawEvent } from '../../src/kernel/types.js';
 import { findChromium } from './helpers/browser.js';
-import { CERNO_CANVAS, type CernoOptions, cernoCallbacks, cernoQuery, nextExchange, routeCernoPage, startCernoSite } from './helpers/cernoWidget.js';
+import {
+  CERNO_CANVAS,
+  type CernoOptions,
+  cernoCallbacks,
+  cernoQuery,
+  nextExchange,
+  routeCernoPage,
+  startCernoSite,
+} from './helpers/cernoWidget.js';
 import { dragAlong, keyAlong, nextChallenge, siteverify, solutionOf } from './helpers/maze.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
 
@@ -66,7 +74,13 @@ describe.skipIf(!findChromium())('the deployed widget (@cernosh/react 0.3) in Ch
     await expect.poll(async () => (await cernoCallbacks(page)).tokens).toEqual([token]);
     await expect.poll(() => page.getByText('Verified', { exact: true }).count()).toBe(1);
 
-    expect(await siteverify(live.server.url, token, sessionId)).toMatchObject({ success: true, challenge_id: c.id, session_id: sessionId, site_key: 'cerno-site', input_type: 'mouse' });
+    expect(await siteverify(live.server.url, token, sessionId)).toMatchObject({
+      success: true,
+      challenge_id: c.id,
+      session_id: sessionId,
+      site_key: 'cerno-site',
+      input_type: 'mouse',
+    });
     expect(await siteverify(live.server.url, token, sessionId)).toMatchObject({ success: false, error: 'token_already_used' });
     await page.close();
   });
@@ -104,7 +118,10 @@ describe.skipIf(!findChromium())('the deployed widget (@cernosh/react 0.3) in Ch
     try {
       const page = await live.browser.context.newPage();
       const sessionId = 'cerno-cross';
-      const c = await openWidget(page, `${site.url}?${cernoQuery({ siteKey: 'cerno-site', sessionId, apiUrl: `${live.server.url}/api/captcha` })}`);
+      const c = await openWidget(
+        page,
+        `${site.url}?${cernoQuery({ siteKey: 'cerno-site', sessionId, apiUrl: `${live.server.url}/api/captcha` })}`,
+      );
       const verify = page.waitForResponse((r) => r.url() === `${live.server.url}/api/captcha/verify` && r.request().method() === 'POST');
       await drag(page, c, await solutionOf(c));
       const res = await verify;
@@ -152,10 +169,18 @@ describe.skipIf(!findChromium())('the deployed widget (@cernosh/react 0.3) in Ch
     expect(c.pow_difficulty_keyboard).toBe(c.pow_difficulty + 3);
     if (bits >= c.pow_difficulty_keyboard!) {
       expect(v.answer).toMatchObject({ success: true });
-      expect(await siteverify(live.server.url, v.answer.token as string, sessionId)).toMatchObject({ success: true, input_type: 'keyboard' });
+      expect(await siteverify(live.server.url, v.answer.token as string, sessionId)).toMatchObject({
+        success: true,
+        input_type: 'keyboard',
+      });
     } else {
       expect(v.status).toBe(400);
-      expect(v.answer).toEqual({ success: false, score: 0, error_code: 'invalid_pow', detail: `a keyboard solve needs ${c.pow_difficulty_keyboard} leading zero bits` });
+      expect(v.answer).toEqual({
+        success: false,
+        score: 0,
+        error_code: 'invalid_pow',
+        detail: `a keyboard solve needs ${c.pow_difficulty_keyboard} leading zero bits`,
+      });
       // It shows the code's message and a retry, which fetches a fresh challenge.
       await expect.poll(() => page.getByText('Verification error. Please try again.').count()).toBe(1);
       const fresh = nextChallenge(page);
@@ -180,7 +205,9 @@ describe.skipIf(!findChromium())('the deployed widget with probes (PROBE_PROBABI
   async function shownProbe(page: Page, c: Challenge) {
     const probe = c.probes![0]!;
     await expect.poll(() => probeButtons(page).count()).toBe(probe.cells.length);
-    const buttons = await probeButtons(page).evaluateAll((bs) => bs.map((b) => ({ label: b.getAttribute('aria-label')!, background: (b as HTMLElement).style.background })));
+    const buttons = await probeButtons(page).evaluateAll((bs) =>
+      bs.map((b) => ({ label: b.getAttribute('aria-label')!, background: (b as HTMLElement).style.background })),
+    );
     const labels = buttons.map((b) => b.label);
     expect(new Set(labels).size).toBe(labels.length);
     expect(labels).not.toContain('colored circle');
@@ -242,7 +269,10 @@ describe.skipIf(!findChromium())('the deployed widget with probes (PROBE_PROBABI
     await keyAlong(page, cells.slice(at), false);
     const v = await verify;
     expect(v.answer).toMatchObject({ success: true });
-    expect(await siteverify(live.server.url, v.answer.token as string, 'cerno-probe-keys')).toMatchObject({ success: true, input_type: 'keyboard' });
+    expect(await siteverify(live.server.url, v.answer.token as string, 'cerno-probe-keys')).toMatchObject({
+      success: true,
+      input_type: 'keyboard',
+    });
     await page.close();
   });
 });

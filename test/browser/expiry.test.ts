@@ -4,7 +4,16 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findChromium } from './helpers/browser.js';
-import { isChallengeResponse, keyAlong, nextChallenge, siteverify, solutionOf, statusText, widgetOutcome, widgetSession } from './helpers/maze.js';
+import {
+  isChallengeResponse,
+  keyAlong,
+  nextChallenge,
+  siteverify,
+  solutionOf,
+  statusText,
+  widgetOutcome,
+  widgetSession,
+} from './helpers/maze.js';
 import { repoRoot } from './helpers/server.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
 

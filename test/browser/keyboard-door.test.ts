@@ -24,7 +24,11 @@ describe.skipIf(!findChromium())('the keyboard door in Chromium', { timeout: 90_
     const outcome = widgetOutcome(page);
     await keyAlong(page, await solutionOf(c));
     const token = await outcome;
-    expect(await siteverify(live.server.url, token, await widgetSession(page))).toMatchObject({ success: true, input_type: 'keyboard', method: 'keyboard_strict' });
+    expect(await siteverify(live.server.url, token, await widgetSession(page))).toMatchObject({
+      success: true,
+      input_type: 'keyboard',
+      method: 'keyboard_strict',
+    });
     await page.close();
   });
 });

@@ -9,7 +9,17 @@ import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { axeViolations } from './helpers/axe.js';
 import { findChromium } from './helpers/browser.js';
-import { dragAlong, nextWidgetError, readyChallenge, siteverify, solutionOf, statusText, tabTo, widgetOutcome, widgetSession } from './helpers/maze.js';
+import {
+  dragAlong,
+  nextWidgetError,
+  readyChallenge,
+  siteverify,
+  solutionOf,
+  statusText,
+  tabTo,
+  widgetOutcome,
+  widgetSession,
+} from './helpers/maze.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
 
 const SECRET = 'passkey-door-secret-0123456789abcdef';
@@ -31,7 +41,13 @@ describe.skipIf(!findChromium())('the passkey door in Chromium', { timeout: 120_
       const sitesFile = path.join(dir, 'sites.json');
       const passkeys = { mode: 'preferred', rp_id: 'localhost', origins: [`http://localhost:${port}`], without_maze: { per_hour: 2 } };
       writeFileSync(sitesFile, JSON.stringify({ sites: { door: { hostnames: ['localhost'], secret: SECRET, policy: { passkeys } } } }));
-      return { SITES_FILE: sitesFile, DATA_DIR: dir, WEBAUTHN_MODE: 'preferred', WEBAUTHN_RP_ID: 'localhost', WEBAUTHN_ORIGIN: `http://localhost:${port}` };
+      return {
+        SITES_FILE: sitesFile,
+        DATA_DIR: dir,
+        WEBAUTHN_MODE: 'preferred',
+        WEBAUTHN_RP_ID: 'localhost',
+        WEBAUTHN_ORIGIN: `http://localhost:${port}`,
+      };
     },
   });
 
@@ -43,7 +59,14 @@ describe.skipIf(!findChromium())('the passkey door in Chromium', { timeout: 120_
     const cdp = await live.browser.context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
     });
     await page.goto(`${live.server.url}/test/door.html`);
     await page.waitForFunction(() => typeof (window as unknown as { show?: unknown }).show === 'function');
@@ -72,7 +95,9 @@ describe.skipIf(!findChromium())('the passkey door in Chromium', { timeout: 120_
     expect(await doorShown(page)).toBe(true);
     expect(await page.locator('ariadne-maze .door').textContent()).toBe('Use my passkey instead of the puzzle');
     // Said in the status a screen reader reads, not only shown.
-    expect(await statusText(page)).toBe('Trace a path from S to E (keyboard: press Enter, then the arrow keys), or use your passkey instead with the button below the puzzle.');
+    expect(await statusText(page)).toBe(
+      'Trace a path from S to E (keyboard: press Enter, then the arrow keys), or use your passkey instead with the button below the puzzle.',
+    );
     expect(await axeViolations(page)).toEqual([]);
     const verifyCalls: string[] = [];
     page.on('request', (r) => {

@@ -11,7 +11,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestIssuer, testIssuer } from '../helpers/privacyPassIssuer.js';
 import { axeViolations } from './helpers/axe.js';
 import { findChromium } from './helpers/browser.js';
-import { dragAlong, keyAlong, readyChallenge, siteverify, solutionOf, statusText, tabTo, widgetOutcome, widgetSession } from './helpers/maze.js';
+import {
+  dragAlong,
+  keyAlong,
+  readyChallenge,
+  siteverify,
+  solutionOf,
+  statusText,
+  tabTo,
+  widgetOutcome,
+  widgetSession,
+} from './helpers/maze.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
 
 const SECRET = 'passkey-keyboard-secret-0123456789ab';
@@ -37,9 +47,19 @@ describe.skipIf(!findChromium())('a keyboard person with a passkey in a surge, i
     env: (port) => {
       const sitesFile = path.join(dir, 'sites.json');
       const passkeys = { mode: 'preferred', rp_id: 'localhost', origins: [`http://localhost:${port}`], without_maze: { per_hour: 6 } };
-      const policy = { passkeys, keyboard: { door: 'surge' }, privacy_pass: { issuers: [{ name: issuer.name, token_key: issuer.tokenKey }] } };
+      const policy = {
+        passkeys,
+        keyboard: { door: 'surge' },
+        privacy_pass: { issuers: [{ name: issuer.name, token_key: issuer.tokenKey }] },
+      };
       writeFileSync(sitesFile, JSON.stringify({ sites: { busy: { hostnames: ['localhost'], secret: SECRET, policy } } }));
-      return { SITES_FILE: sitesFile, DATA_DIR: dir, WEBAUTHN_MODE: 'preferred', WEBAUTHN_RP_ID: 'localhost', WEBAUTHN_ORIGIN: `http://localhost:${port}` };
+      return {
+        SITES_FILE: sitesFile,
+        DATA_DIR: dir,
+        WEBAUTHN_MODE: 'preferred',
+        WEBAUTHN_RP_ID: 'localhost',
+        WEBAUTHN_ORIGIN: `http://localhost:${port}`,
+      };
     },
   });
 
@@ -52,7 +72,14 @@ describe.skipIf(!findChromium())('a keyboard person with a passkey in a surge, i
     const cdp = await live.browser.context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
     });
     await page.goto(`${live.server.url}/test/busy.html`);
     await page.waitForFunction(() => typeof (window as unknown as { show?: unknown }).show === 'function');
@@ -95,7 +122,12 @@ describe.skipIf(!findChromium())('a keyboard person with a passkey in a surge, i
     expect(sent[0]).toMatchObject({ input_type: 'keyboard', stable_id: 'user-9', webauthn: expect.any(Object) });
     expect(await statusText(page)).toBe('Verified. You can continue.');
     expect(await axeViolations(page)).toEqual([]);
-    expect(await redeem(token, await widgetSession(page))).toMatchObject({ success: true, challenge_id: second.id, input_type: 'keyboard', method: 'passkey' });
+    expect(await redeem(token, await widgetSession(page))).toMatchObject({
+      success: true,
+      challenge_id: second.id,
+      input_type: 'keyboard',
+      method: 'passkey',
+    });
     await page.close();
   });
 });

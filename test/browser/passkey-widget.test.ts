@@ -72,7 +72,9 @@ describe.skipIf(!findChromium())('the widget with a passkey in Chromium', { time
     const token = await outcome;
     const sent = (await verifyBody).postDataJSON() as { webauthn?: { id: string; response: Record<string, string> } };
     expect(sent.webauthn?.id).toBe(credentials[0]!.credentialId.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''));
-    expect(Object.keys(sent.webauthn?.response ?? {})).toEqual(expect.arrayContaining(['clientDataJSON', 'authenticatorData', 'signature']));
+    expect(Object.keys(sent.webauthn?.response ?? {})).toEqual(
+      expect.arrayContaining(['clientDataJSON', 'authenticatorData', 'signature']),
+    );
     const after = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
     expect(after.credentials[0]!.signCount).toBeGreaterThan(signCountBefore);
     expect(await siteverify(live.server.url, token, await widgetSession(page))).toMatchObject({ success: true });

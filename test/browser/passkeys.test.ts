@@ -82,7 +82,10 @@ describe.skipIf(!findChromium())('passkeys in headless Chromium (CDP virtual aut
     credentials = await openFileCredentialStore(dataDir);
     server = await createServer({
       config: defaultConfig({ powDifficulty: 4, rateLimitPerMinute: 0, scoring: SCORING_OFF }),
-      passkeys: { config: { mode: 'required', rpId: 'localhost', origins: [`http://localhost:${pagePort}`], rpName: 'Ariadne' }, credentials },
+      passkeys: {
+        config: { mode: 'required', rpId: 'localhost', origins: [`http://localhost:${pagePort}`], rpName: 'Ariadne' },
+        credentials,
+      },
     });
     api = `http://127.0.0.1:${await server.listen('127.0.0.1', 0)}`;
 
@@ -115,27 +118,40 @@ describe.skipIf(!findChromium())('passkeys in headless Chromium (CDP virtual aut
     const stored = await credentials.get(registered.result.body.credential_id);
     expect(stored).toMatchObject({ siteKey: 'site-a', stableId: 'browser-user', alg: -8 });
 
-    const challenge = (await page.evaluate(([a, s, u]) => (window as any).getChallenge(a, s, u), [api, 'site-a', 'browser-user'])) as Challenge &
-      Record<string, any>;
+    const challenge = (await page.evaluate(
+      ([a, s, u]) => (window as any).getChallenge(a, s, u),
+      [api, 'site-a', 'browser-user'],
+    )) as Challenge & Record<string, any>;
     expect(challenge.requirements.webauthn).toEqual({ mode: 'required' });
-    expect(challenge.webauthn_request_options!.allowCredentials.map((c: { id: string }) => c.id)).toEqual([registered.result.body.credential_id]);
+    expect(challenge.webauthn_request_options!.allowCredentials.map((c: { id: string }) => c.id)).toEqual([
+      registered.result.body.credential_id,
+    ]);
 
     // The server reads real time: a trace of 1 ms steps fits the time since the challenge.
     const kernel = await testKernel();
     const events = traceEvents(challenge, solution(kernel, challenge), { stepMs: 1 });
     const submission = { ...buildSubmission(kernel, challenge, { sessionId: randomUUID(), events }), stable_id: 'browser-user' };
-    const verified = (await page.evaluate(([a, o, s]) => (window as any).verifyWithPasskey(a, o, s), [api, challenge.webauthn_request_options, submission] as const)) as {
+    const verified = (await page.evaluate(([a, o, s]) => (window as any).verifyWithPasskey(a, o, s), [
+      api,
+      challenge.webauthn_request_options,
+      submission,
+    ] as const)) as {
       status: number;
       body: Record<string, unknown>;
     };
     expect(verified).toEqual({ status: 200, body: { success: true, token: expect.any(String) } });
 
     // The same assertion cannot buy a second challenge: its signature is over this one only.
-    const next = (await page.evaluate(([a, s, u]) => (window as any).getChallenge(a, s, u), [api, 'site-a', 'browser-user'])) as Challenge & Record<string, any>;
-    const wrong = (await page.evaluate(
-      ([a, o, s]) => (window as any).verifyWithPasskey(a, o, s),
-      [api, challenge.webauthn_request_options, { ...buildSubmission(kernel, next, { sessionId: randomUUID(), events: traceEvents(next, solution(kernel, next), { stepMs: 1 }) }), stable_id: 'browser-user' }] as const,
-    )) as { status: number; body: Record<string, unknown> };
+    const next = (await page.evaluate(([a, s, u]) => (window as any).getChallenge(a, s, u), [api, 'site-a', 'browser-user'])) as Challenge &
+      Record<string, any>;
+    const wrong = (await page.evaluate(([a, o, s]) => (window as any).verifyWithPasskey(a, o, s), [
+      api,
+      challenge.webauthn_request_options,
+      {
+        ...buildSubmission(kernel, next, { sessionId: randomUUID(), events: traceEvents(next, solution(kernel, next), { stepMs: 1 }) }),
+        stable_id: 'browser-user',
+      },
+    ] as const)) as { status: number; body: Record<string, unknown> };
     expect(wrong).toEqual({ status: 400, body: { success: false, score: 0, error_code: 'webauthn_failed' } });
   });
 });

@@ -24,7 +24,9 @@ describe.skipIf(!findChromium())('the Privacy Pass door in Chromium', { timeout:
     const answer = await asked;
     expect(answer.status()).toBe(401);
     expect(answer.headers()['www-authenticate']).toMatch(/^PrivateToken challenge=/);
-    expect(await statusText(page)).toBe('Your browser gave no Privacy Pass token. Trace a path from S to E. Keyboard: press Enter, then use the arrow keys.');
+    expect(await statusText(page)).toBe(
+      'Your browser gave no Privacy Pass token. Trace a path from S to E. Keyboard: press Enter, then use the arrow keys.',
+    );
     expect(await axeViolations(page)).toEqual([]);
     const outcome = widgetOutcome(page);
     await dragAlong(page, c, await solutionOf(c));

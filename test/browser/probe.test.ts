@@ -7,7 +7,17 @@ import { describe, expect, it } from 'vitest';
 import type { Challenge } from '../../src/client/api.js';
 import { PROBE_COLORS } from '../../src/core/probe/probeLayout.js';
 import { findChromium } from './helpers/browser.js';
-import { dragAlong, keyAlong, nextWidgetError, readyChallenge, siteverify, solutionOf, statusText, widgetOutcome, widgetSession } from './helpers/maze.js';
+import {
+  dragAlong,
+  keyAlong,
+  nextWidgetError,
+  readyChallenge,
+  siteverify,
+  solutionOf,
+  statusText,
+  widgetOutcome,
+  widgetSession,
+} from './helpers/maze.js';
 import { repoRoot } from './helpers/server.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
 
@@ -105,7 +115,9 @@ describe.skipIf(!findChromium())('probes in Chromium', { timeout: 90_000 }, () =
     const probe = probeOf(c);
     const target = `${colorName(probe.target_color)} `;
     for (let i = 0; i < probe.cells.length; i++) {
-      const focused = await page.evaluate(() => document.querySelector('ariadne-maze')!.shadowRoot!.activeElement?.getAttribute('aria-label') ?? '');
+      const focused = await page.evaluate(
+        () => document.querySelector('ariadne-maze')!.shadowRoot!.activeElement?.getAttribute('aria-label') ?? '',
+      );
       if (focused.startsWith(target)) break;
       await page.keyboard.press('Tab');
     }

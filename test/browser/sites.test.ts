@@ -14,7 +14,11 @@ const dir = mkdtempSync(path.join(tmpdir(), 'ariadne-browser-sites-'));
 const sitesFile = path.join(dir, 'sites.json');
 writeFileSync(
   sitesFile,
-  JSON.stringify({ sites: { 'local-site': { hostnames: ['localhost'], secret: 'browser-site-secret-0123456789abcdef', policy: { maze: { width: 5, height: 4 } } } } }),
+  JSON.stringify({
+    sites: {
+      'local-site': { hostnames: ['localhost'], secret: 'browser-site-secret-0123456789abcdef', policy: { maze: { width: 5, height: 4 } } },
+    },
+  }),
 );
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -59,7 +63,7 @@ describe.skipIf(!findChromium())('sites in Chromium', { timeout: 90_000 }, () =>
     await p.close();
   });
 
-  it("a listed site works on its hostname, with its own maze, and not on another", async () => {
+  it('a listed site works on its hostname, with its own maze, and not on another', async () => {
     const { p, url } = await open('local-site');
     const challenge = nextChallenge(p);
     await p.goto(url);

@@ -4,7 +4,19 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findChromium } from './helpers/browser.js';
-import { arrowKey, dragAlong, keyAlong, nextWidgetError, readyChallenge, siteverify, solutionOf, statusText, touchAlong, widgetOutcome, widgetSession } from './helpers/maze.js';
+import {
+  arrowKey,
+  dragAlong,
+  keyAlong,
+  nextWidgetError,
+  readyChallenge,
+  siteverify,
+  solutionOf,
+  statusText,
+  touchAlong,
+  widgetOutcome,
+  widgetSession,
+} from './helpers/maze.js';
 import { hexZeroBits } from '../../src/client/powSearch.js';
 import { readKeystrokes } from '../../src/core/scoring/keyboard/readKeystrokes.js';
 import { loadKernel, packEvents, type RawEvent } from '../../src/kernel/index.js';
@@ -70,7 +82,9 @@ describe.skipIf(!chromium)('solving the maze in Chromium', { timeout: 90_000 }, 
     for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
     const focus = await page.evaluate(() => {
       const canvas = document.querySelector('ariadne-maze')!.shadowRoot!.activeElement;
-      return canvas ? { tag: canvas.tagName, outline: getComputedStyle(canvas).outlineStyle, label: canvas.getAttribute('aria-label') } : null;
+      return canvas
+        ? { tag: canvas.tagName, outline: getComputedStyle(canvas).outlineStyle, label: canvas.getAttribute('aria-label') }
+        : null;
     });
     expect(focus).toMatchObject({ tag: 'CANVAS', outline: 'solid' });
     expect(focus?.label).toContain('arrow keys');
@@ -95,12 +109,20 @@ describe.skipIf(!chromium)('solving the maze in Chromium', { timeout: 90_000 }, 
     // The keystrokes as the server reads them from the real widget's events: Enter, then one
     // press per step, each released (Enter at once, the arrows after their 20-50 ms press()
     // delay), save the last (the widget stops listening at the exit).
-    const maze = (await loadKernel()).generateMaze({ seed: c.maze_seed, width: c.maze_width, height: c.maze_height, difficulty: c.maze_difficulty });
+    const maze = (await loadKernel()).generateMaze({
+      seed: c.maze_seed,
+      width: c.maze_width,
+      height: c.maze_height,
+      difficulty: c.maze_difficulty,
+    });
     const presses = readKeystrokes(maze, sent.events as RawEvent[]).filter((s) => !s.repeat);
     expect(presses.map((p) => p.key)).toEqual(['Enter', ...cells.slice(1).map((to, i) => arrowKey(cells[i]!, to))]);
     expect(presses[0]!.hold).toBeGreaterThanOrEqual(0);
     const arrowHolds = presses.slice(1, -1).map((p) => p.hold);
-    expect(arrowHolds.every((h) => h >= 15 && h < 200), JSON.stringify(arrowHolds)).toBe(true);
+    expect(
+      arrowHolds.every((h) => h >= 15 && h < 200),
+      JSON.stringify(arrowHolds),
+    ).toBe(true);
     expect(presses.at(-1)!.hold).toBeNaN();
     // Shadow mode: the score and, below the threshold, its reasons reach the site. Table v2's
     // keyboard model scores this script's arrow keys (independent gaps, short holds) low and says
@@ -110,8 +132,17 @@ describe.skipIf(!chromium)('solving the maze in Chromium', { timeout: 90_000 }, 
     expect(verdict).toMatchObject({ success: true, input_type: 'keyboard' });
     if ((verdict.score as number) < 0.5) expect((verdict.reasons as string[]).some((r) => r.startsWith('keyboard_'))).toBe(true);
     const v2 = await scoreSubmission(
-      { kernel: await kernelWithFeatures(), table: scoringTables.v2, fingerprints: new TraceFingerprints(new MemoryStore({ maxMarkers: 10, maxCounters: 10 })) },
-      { maze: { seed: c.maze_seed, width: c.maze_width, height: c.maze_height, difficulty: c.maze_difficulty }, cellSize: c.cell_size, events: packEvents(sent.events as RawEvent[]), rawEvents: sent.events as RawEvent[] },
+      {
+        kernel: await kernelWithFeatures(),
+        table: scoringTables.v2,
+        fingerprints: new TraceFingerprints(new MemoryStore({ maxMarkers: 10, maxCounters: 10 })),
+      },
+      {
+        maze: { seed: c.maze_seed, width: c.maze_width, height: c.maze_height, difficulty: c.maze_difficulty },
+        cellSize: c.cell_size,
+        events: packEvents(sent.events as RawEvent[]),
+        rawEvents: sent.events as RawEvent[],
+      },
     );
     expect(v2.score).toBeLessThan(0.5);
     expect(v2.reasons.some((r) => r.startsWith('keyboard_'))).toBe(true);

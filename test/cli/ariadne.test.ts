@@ -33,7 +33,18 @@ function start(command: string, args: string[], opts: { cwd?: string; env: Recor
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => out, exited, killAll: () => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } } };
+  return {
+    child,
+    output: () => out,
+    exited,
+    killAll: () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    },
+  };
 }
 
 /** The children of `pid` (Linux). */
@@ -107,7 +118,10 @@ describe('ariadne check', () => {
 
   it('exits 1 for a bad sites file, naming the site and the field; and for a missing one', async () => {
     const file = path.join(dir, 'bad.json');
-    await writeFile(file, JSON.stringify({ sites: { shop: { hostnames: ['shop.example'], secret: 's'.repeat(40), policy: { maze: { height: 1 } } } } }));
+    await writeFile(
+      file,
+      JSON.stringify({ sites: { shop: { hostnames: ['shop.example'], secret: 's'.repeat(40), policy: { maze: { height: 1 } } } } }),
+    );
     const r = await ariadne(['check'], { SIGNING_SECRET: SECRET, SITES_FILE: file });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`SITES_FILE ${file}: site "shop": policy.maze.height: Expected integer to be greater or equal to 2`);
@@ -128,13 +142,18 @@ describe('ariadne (start)', () => {
     const project = path.join(dir, 'consumer');
     await rm(project, { recursive: true, force: true });
     await run('mkdir', ['-p', project]);
-    await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, dependencies: { ariadne: `file:${repoRoot}` } }));
+    await writeFile(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'consumer', private: true, dependencies: { ariadne: `file:${repoRoot}` } }),
+    );
     await run('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: project, timeout: 60_000 });
     const p = start('npx', ['--no-install', 'ariadne'], { cwd: project, env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET } });
     try {
       await until(() => READY.test(p.output()), 30_000, 'the ready line');
       const url = READY.exec(p.output())![1]!;
-      expect(p.output()).toContain(`ariadne ready: demo ${url}/ · API routes under ${url}/api/captcha/ (and ${url}/): POST challenge, verify, siteverify · OpenAPI ${url}/openapi.json`);
+      expect(p.output()).toContain(
+        `ariadne ready: demo ${url}/ · API routes under ${url}/api/captcha/ (and ${url}/): POST challenge, verify, siteverify · OpenAPI ${url}/openapi.json`,
+      );
       expect(p.output()).toContain('no SITES_FILE: every site key is served under one policy');
       // Every address the ready line names answers, as someone pasting it into a browser finds.
       const ready = /ariadne ready: [^"]*/.exec(p.output())![0];
@@ -157,7 +176,9 @@ describe('ariadne (start)', () => {
       piped.killAll();
     }
     // `script` gives the server a terminal for its stdout; `exec` makes the server its child.
-    const tty = start('script', ['-qfec', `exec ${process.execPath} ${BIN}`, '/dev/null'], { env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET, TERM: 'dumb' } });
+    const tty = start('script', ['-qfec', `exec ${process.execPath} ${BIN}`, '/dev/null'], {
+      env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET, TERM: 'dumb' },
+    });
     try {
       await until(() => /ariadne ready: demo http:\/\/127\.0\.0\.1:\d+\//.test(tty.output()), 20_000, 'the pretty ready line');
       expect(tty.output()).toMatch(/INFO.*ariadne ready/);
@@ -189,7 +210,9 @@ describe('ariadne (start)', () => {
     const p = start(process.execPath, [BIN], { env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET, SITES_FILE: file } });
     try {
       expect(await p.exited).toBe(1);
-      expect(p.output()).toContain(`site "shop": policy.scoring.table_file: ${path.join(dir, 'not-a-table.json')} is not a scoring table: types: Expected required property`);
+      expect(p.output()).toContain(
+        `site "shop": policy.scoring.table_file: ${path.join(dir, 'not-a-table.json')} is not a scoring table: types: Expected required property`,
+      );
     } finally {
       p.killAll();
     }
@@ -202,9 +225,26 @@ describe('ariadne (start)', () => {
     // threshold alone decides.
     const FLAT = 0.8;
     const flat = { bias: Math.log(FLAT / (1 - FLAT)), terms: [] };
-    const table = (threshold: number) => JSON.stringify({ ...scoringTables.v3, version: `flat-${threshold}`, threshold, types: { mouse: flat, touch: flat, pen: flat, keyboard: flat } });
+    const table = (threshold: number) =>
+      JSON.stringify({
+        ...scoringTables.v3,
+        version: `flat-${threshold}`,
+        threshold,
+        types: { mouse: flat, touch: flat, pen: flat, keyboard: flat },
+      });
     await writeFile(tableFile, table(0.85));
-    await writeFile(file, JSON.stringify({ sites: { local: { hostnames: ['127.0.0.1'], secret: 'l'.repeat(40), policy: { scoring: { mode: 'enforce', table_file: 'site-table.json' } } } } }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        sites: {
+          local: {
+            hostnames: ['127.0.0.1'],
+            secret: 'l'.repeat(40),
+            policy: { scoring: { mode: 'enforce', table_file: 'site-table.json' } },
+          },
+        },
+      }),
+    );
     const p = start(process.execPath, [BIN], { env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET, SITES_FILE: file } });
     const kernel = await testKernel();
     try {

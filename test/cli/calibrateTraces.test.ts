@@ -33,7 +33,20 @@ async function fixture(): Promise<string> {
         return [name, name === 'speed_cv' ? v * 5 : v];
       }),
     );
-    return { v: 1, time: '2030-01-01T00:00:00.000Z', site: '', outcome: 'ok', input_type: 'mouse', mode: 'shadow', score: 0.9, reasons: [], maze: null, cell_size: 40, features, events: [] };
+    return {
+      v: 1,
+      time: '2030-01-01T00:00:00.000Z',
+      site: '',
+      outcome: 'ok',
+      input_type: 'mouse',
+      mode: 'shadow',
+      score: 0.9,
+      reasons: [],
+      maze: null,
+      cell_size: 40,
+      features,
+      events: [],
+    };
   });
   const refused = { ...lines[0]!, outcome: 'behavioral_rejected', features: Object.fromEntries(FEATURE_NAMES.map((n) => [n, 1e9])) };
   const keyboard = { ...refused, outcome: 'ok', input_type: 'keyboard' };
@@ -74,12 +87,20 @@ describe('ariadne calibrate --traces', () => {
     // 300 traces scored 0.9: no warning.
     expect(html).not.toContain('Warning:');
     // Made in a checkout by mistake, neither the report nor a download is committed.
-    const ignored = await promisify(execFile)('git', ['check-ignore', 'ariadne-traces.jsonl', 'ariadne-traces.drift-report.html', 'drift-report.html'], { cwd: repoRoot });
+    const ignored = await promisify(execFile)(
+      'git',
+      ['check-ignore', 'ariadne-traces.jsonl', 'ariadne-traces.drift-report.html', 'drift-report.html'],
+      { cwd: repoRoot },
+    );
     expect(ignored.stdout.trim().split('\n')).toHaveLength(3);
   });
 
   it('warns of a tiny sample and of traces accepted only because of shadow mode, in the report and on stdout', async () => {
-    const lines = (await readFile(await fixture(), 'utf8')).trim().split('\n').slice(0, 10).map((l) => JSON.parse(l));
+    const lines = (await readFile(await fixture(), 'utf8'))
+      .trim()
+      .split('\n')
+      .slice(0, 10)
+      .map((l) => JSON.parse(l));
     for (const l of lines.slice(0, 4)) Object.assign(l, { site: 'shop', score: 0.01, time: '2030-01-01T00:07:00.000Z' });
     lines[9].time = '2030-01-01T02:30:00.000Z';
     const file = path.join(dir, 'few.jsonl');
@@ -87,7 +108,9 @@ describe('ariadne calibrate --traces', () => {
     const r = await ariadne(['calibrate', '--traces', file], dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Warning: Only 10 traces compared: with so few, a KS under 0.43 is within chance (95%)');
-    expect(r.stdout).toContain('Warning: 4 of the 10 traces were accepted only because their site scores in shadow mode (a score under 0.5)');
+    expect(r.stdout).toContain(
+      'Warning: 4 of the 10 traces were accepted only because their site scores in shadow mode (a score under 0.5)',
+    );
     const html = await readFile(path.join(dir, 'few.drift-report.html'), 'utf8');
     expect(html).toContain('Site: every site (no sites file), shop.');
     expect(html).toContain('Traces from 2030-01-01T00:00:00.000Z to 2030-01-01T02:30:00.000Z');
@@ -105,11 +128,22 @@ describe('ariadne calibrate --traces', () => {
   it('refuses a missing file, a line that is not JSON and a file without accepted traces (1), and bad usage (2)', async () => {
     expect((await ariadne(['calibrate'], dir)).code).toBe(2);
     expect((await ariadne(['calibrate', '--traces', 'x', '--nope'], dir)).code).toBe(2);
-    expect(await ariadne(['calibrate', '--traces', path.join(dir, 'missing.jsonl')], dir)).toMatchObject({ code: 1, stderr: expect.stringContaining('cannot read') });
+    expect(await ariadne(['calibrate', '--traces', path.join(dir, 'missing.jsonl')], dir)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('cannot read'),
+    });
     await writeFile(path.join(dir, 'bad.jsonl'), '{"outcome":"ok"}\nnot json\n');
-    expect(await ariadne(['calibrate', '--traces', path.join(dir, 'bad.jsonl')], dir)).toMatchObject({ code: 1, stderr: expect.stringContaining('bad.jsonl:2: not JSON') });
+    expect(await ariadne(['calibrate', '--traces', path.join(dir, 'bad.jsonl')], dir)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('bad.jsonl:2: not JSON'),
+    });
     await writeFile(path.join(dir, 'none.jsonl'), '{"outcome":"invalid_path","features":null}\n');
-    expect(await ariadne(['calibrate', '--traces', path.join(dir, 'none.jsonl')], dir)).toMatchObject({ code: 1, stderr: expect.stringContaining('no accepted pointer trace') });
-    expect((await ariadne(['calibrate', '--traces', path.join(dir, 'none.jsonl'), '--table', 'v1'], dir)).stderr).toContain('no calibration people ship with table "v1"');
+    expect(await ariadne(['calibrate', '--traces', path.join(dir, 'none.jsonl')], dir)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('no accepted pointer trace'),
+    });
+    expect((await ariadne(['calibrate', '--traces', path.join(dir, 'none.jsonl'), '--table', 'v1'], dir)).stderr).toContain(
+      'no calibration people ship with table "v1"',
+    );
   });
 });

@@ -22,7 +22,13 @@ describe('the documented dashboard start', () => {
     const sh = spawn('sh', ['-c', script], {
       cwd: repoRoot,
       // PORT and HOST as an operator would add them; the block itself is run unchanged.
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: 'dashboard-start-signing-secret-0123456789' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SIGNING_SECRET: 'dashboard-start-signing-secret-0123456789',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

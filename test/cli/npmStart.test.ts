@@ -21,7 +21,13 @@ describe('npm start', () => {
   it('stops on the SIGTERM sent to npm, exiting 0 and releasing the port', async () => {
     const npm = spawn('npm', ['start'], {
       cwd: repoRoot,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: 'npm-start-signing-secret-0123456789abcdef' },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        SIGNING_SECRET: 'npm-start-signing-secret-0123456789abcdef',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
       // A group of its own, so that whatever is left after the test can be killed with it.
       detached: true,

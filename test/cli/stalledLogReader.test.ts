@@ -16,7 +16,15 @@ const REQUESTS = 3_000;
 describe('a stdout reader that stops reading', () => {
   it('neither stalls the server nor its shutdown', { timeout: 120_000 }, async () => {
     const redis = await startRedis();
-    const node = await startNode({ SIGNING_SECRET: randomBytes(32).toString('base64url'), STORE: 'redis', REDIS_URL: redis.url, WORKERS: '1', POW_DIFFICULTY: '4', RATE_LIMIT_PER_MINUTE: '100', SCORING_MODE: 'off' });
+    const node = await startNode({
+      SIGNING_SECRET: randomBytes(32).toString('base64url'),
+      STORE: 'redis',
+      REDIS_URL: redis.url,
+      WORKERS: '1',
+      POW_DIFFICULTY: '4',
+      RATE_LIMIT_PER_MINUTE: '100',
+      SCORING_MODE: 'off',
+    });
     try {
       const ch = (await postJson(node.at('/challenge'), { site_key: 'site-a' })).body;
       const body = JSON.stringify(buildSubmission(await testKernel(), ch));
@@ -25,7 +33,12 @@ describe('a stdout reader that stops reading', () => {
       await redis.stop('SIGKILL');
       const statuses = new Map<number, number>();
       for (let i = 0; i < REQUESTS; i++) {
-        const r = await fetch(node.at('/verify'), { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(5_000) });
+        const r = await fetch(node.at('/verify'), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+          signal: AbortSignal.timeout(5_000),
+        });
         await r.arrayBuffer();
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
       }

@@ -22,9 +22,12 @@ describe('superviseThread', () => {
   });
 
   it('reports the error a thread caught and reported itself before exiting, once', async () => {
-    const code = "require('node:worker_threads').parentPort.postMessage({ type: 'crashed', message: 'Error: bucket torn' }); setTimeout(() => process.exit(1), 10)";
+    const code =
+      "require('node:worker_threads').parentPort.postMessage({ type: 'crashed', message: 'Error: bucket torn' }); setTimeout(() => process.exit(1), 10)";
     expect(await reportsOf(code)).toEqual(['server thread 2 of 2 crashed: Error: bucket torn']);
-    expect(await reportsOf("require('node:worker_threads').parentPort.postMessage({ type: 'listening' })")).toEqual(['server thread 2 of 2 exited with code 0']);
+    expect(await reportsOf("require('node:worker_threads').parentPort.postMessage({ type: 'listening' })")).toEqual([
+      'server thread 2 of 2 exited with code 0',
+    ]);
   });
 
   it('reports a thread that exits while the process serves, with its code', async () => {

@@ -16,7 +16,12 @@ import { startRedis } from '../helpers/redisServer.js';
 import { answersByThread, burst, onNewConnection } from '../helpers/threadsOfNode.js';
 import { testKernel } from '../helpers/server.js';
 
-const BASE = { SIGNING_SECRET: randomBytes(32).toString('base64url'), POW_DIFFICULTY: '8', RATE_LIMIT_PER_MINUTE: '0', SCORING_MODE: 'off' };
+const BASE = {
+  SIGNING_SECRET: randomBytes(32).toString('base64url'),
+  POW_DIFFICULTY: '8',
+  RATE_LIMIT_PER_MINUTE: '0',
+  SCORING_MODE: 'off',
+};
 const CONNECTIONS = 50;
 
 describe('WORKERS=2: one port, one store', () => {
@@ -29,7 +34,8 @@ describe('WORKERS=2: one port, one store', () => {
     expect(node.output()).toContain('shutting down');
   });
 
-  const challenge = async (): Promise<Challenge & Record<string, any>> => (await postJson(node.at('/challenge'), { site_key: 'site-a' })).body;
+  const challenge = async (): Promise<Challenge & Record<string, any>> =>
+    (await postJson(node.at('/challenge'), { site_key: 'site-a' })).body;
 
   /** `count` valid /verify bodies, once the time their traces span has passed. */
   async function submissions(count: number): Promise<{ body: Record<string, unknown>; sessionId: string }[]> {
@@ -62,7 +68,9 @@ describe('WORKERS=2: one port, one store', () => {
     for (const { body, sessionId } of await submissions(10)) {
       const minted = await postJson(node.at('/verify'), body);
       expect(minted.body).toEqual({ success: true, token: expect.any(String) });
-      const answers = (await burst(CONNECTIONS, node.at('/siteverify'), { token: minted.body.token, session_id: sessionId })).map((a) => JSON.parse(a.text));
+      const answers = (await burst(CONNECTIONS, node.at('/siteverify'), { token: minted.body.token, session_id: sessionId })).map((a) =>
+        JSON.parse(a.text),
+      );
       expect(answers.filter((a) => a.success === true)).toHaveLength(1);
       expect(answers.filter((a) => a.error === 'token_already_used')).toHaveLength(CONNECTIONS - 1);
     }
@@ -80,7 +88,7 @@ describe('WORKERS=2: one port, one store', () => {
 });
 
 describe('WORKERS=2: rate limits', () => {
-  it('RATE_LIMIT_PER_MINUTE counts one client\'s requests on both threads together', async () => {
+  it("RATE_LIMIT_PER_MINUTE counts one client's requests on both threads together", async () => {
     const node = await startNode({ ...BASE, WORKERS: '2', RATE_LIMIT_PER_MINUTE: '4' });
     try {
       // The window is the clock's minute: do not start right before it turns.
@@ -130,7 +138,9 @@ describe('WORKERS=2: a thread that dies', () => {
       node.child.kill('SIGUSR2');
       const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
       expect(code).toBe(1);
-      expect(node.output()).toMatch(/server thread 2 of 2 crashed: Error: injected fault in server thread 2[\s\S]*exiting rather than serving without it/);
+      expect(node.output()).toMatch(
+        /server thread 2 of 2 crashed: Error: injected fault in server thread 2[\s\S]*exiting rather than serving without it/,
+      );
       await expect(onNewConnection(node.at('/healthz'))).rejects.toThrow(/ECONNREFUSED/);
     } finally {
       await node.stop();
@@ -138,7 +148,7 @@ describe('WORKERS=2: a thread that dies', () => {
   });
 });
 
-describe('WORKERS: the port is the process\'s alone', () => {
+describe("WORKERS: the port is the process's alone", () => {
   it.each([
     ['2', '2'],
     ['1', '2'],
@@ -157,26 +167,32 @@ describe('WORKERS: the port is the process\'s alone', () => {
 });
 
 describe('WORKERS: SHARE_PORT cannot join a port held alone', () => {
-  it.each(['1', '2'])('with WORKERS=2 serving, a SHARE_PORT process (STORE=redis, WORKERS=%s) on the same port exits 1 naming the port', async (second) => {
-    const redis = await startRedis();
-    const port = String(await freePort());
-    const serving = await startNode({ ...BASE, WORKERS: '2', PORT: port });
-    try {
-      // The kernel would let its SO_REUSEPORT listeners join the threads', splitting traffic between two stores.
-      const sharing = startNode({ ...BASE, WORKERS: second, PORT: port, STORE: 'redis', REDIS_URL: redis.url, SHARE_PORT: 'true' });
+  it.each(['1', '2'])(
+    'with WORKERS=2 serving, a SHARE_PORT process (STORE=redis, WORKERS=%s) on the same port exits 1 naming the port',
+    async (second) => {
+      const redis = await startRedis();
+      const port = String(await freePort());
+      const serving = await startNode({ ...BASE, WORKERS: '2', PORT: port });
       try {
-        await expect(sharing).rejects.toThrow(`could not listen on 127.0.0.1:${port} (another Ariadne process holds the port)`);
+        // The kernel would let its SO_REUSEPORT listeners join the threads', splitting traffic between two stores.
+        const sharing = startNode({ ...BASE, WORKERS: second, PORT: port, STORE: 'redis', REDIS_URL: redis.url, SHARE_PORT: 'true' });
+        try {
+          await expect(sharing).rejects.toThrow(`could not listen on 127.0.0.1:${port} (another Ariadne process holds the port)`);
+        } finally {
+          // Started after all (the check failed): stopped, not left serving.
+          await sharing.then(
+            (node) => node.stop(),
+            () => undefined,
+          );
+        }
+        const answers = await burst(20, serving.at('/challenge'), { site_key: 'site-a' });
+        expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
       } finally {
-        // Started after all (the check failed): stopped, not left serving.
-        await sharing.then((node) => node.stop(), () => undefined);
+        expect(await serving.stop()).toBe(0);
+        await redis.stop();
       }
-      const answers = await burst(20, serving.at('/challenge'), { site_key: 'site-a' });
-      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
-    } finally {
-      expect(await serving.stop()).toBe(0);
-      await redis.stop();
-    }
-  });
+    },
+  );
 });
 
 describe('WORKERS=2: SIGHUP', () => {
@@ -194,7 +210,10 @@ describe('WORKERS=2: SIGHUP', () => {
     await writeFile(file, JSON.stringify({ sites: site('local') }));
     const node = await startNode({ ...BASE, WORKERS: '2', SITES_FILE: file });
     try {
-      const codes = async (siteKey: string) => (await burst(20, node.at('/challenge'), { site_key: siteKey }, { origin: 'http://127.0.0.1' })).map((a) => JSON.parse(a.text).error_code ?? 'ok');
+      const codes = async (siteKey: string) =>
+        (await burst(20, node.at('/challenge'), { site_key: siteKey }, { origin: 'http://127.0.0.1' })).map(
+          (a) => JSON.parse(a.text).error_code ?? 'ok',
+        );
       expect(new Set(await codes('blog'))).toEqual(new Set(['unknown_site_key']));
       await writeFile(file, JSON.stringify({ sites: { ...site('local'), ...site('blog') } }));
       node.child.kill('SIGHUP');

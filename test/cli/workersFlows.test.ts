@@ -18,7 +18,13 @@ import { answersByThread, onNewConnection } from '../helpers/threadsOfNode.js';
 
 const ORIGIN = 'https://shop.example.com';
 const RP_ID = 'example.com';
-const BASE = { SIGNING_SECRET: randomBytes(32).toString('base64url'), WORKERS: '2', POW_DIFFICULTY: '8', RATE_LIMIT_PER_MINUTE: '0', SCORING_MODE: 'off' };
+const BASE = {
+  SIGNING_SECRET: randomBytes(32).toString('base64url'),
+  WORKERS: '2',
+  POW_DIFFICULTY: '8',
+  RATE_LIMIT_PER_MINUTE: '0',
+  SCORING_MODE: 'off',
+};
 
 /** POSTs `body` on a connection of its own and parses the JSON answer. */
 async function post(node: AriadneNode, route: string, body: unknown): Promise<any> {
@@ -43,7 +49,13 @@ describe('WORKERS=2: probes across threads', () => {
     const cells = solution(await testKernel(), ch);
     const upTo = cells.findIndex((c) => c.x === probe.trigger_cell.x && c.y === probe.trigger_cell.y);
     expect(upTo).toBeGreaterThan(0);
-    const arm = { challenge_id: ch.id, site_key: ch.site_key, session_id: sessionId, probe_id: probe.id, events: traceEvents(ch, cells.slice(0, upTo + 1), { up: false }) };
+    const arm = {
+      challenge_id: ch.id,
+      site_key: ch.site_key,
+      session_id: sessionId,
+      probe_id: probe.id,
+      events: traceEvents(ch, cells.slice(0, upTo + 1), { up: false }),
+    };
     const target = probe.cells.find((c) => c.color === probe.target_color)!;
     const wrong = probe.cells.find((c) => c.color !== probe.target_color)!;
     return { ch, arm, target: { x: target.x, y: target.y }, wrong: { x: wrong.x, y: wrong.y } };
@@ -61,9 +73,19 @@ describe('WORKERS=2: probes across threads', () => {
         expect(armed.success).toBe(true);
         // Reactions under 150 ms are refused.
         await pause(200);
-        const done = await post(node, '/probe/complete', { challenge_id: ch.id, session_id: sessionId, probe_ticket: armed.probe_ticket, tapped_cell: target });
+        const done = await post(node, '/probe/complete', {
+          challenge_id: ch.id,
+          session_id: sessionId,
+          probe_ticket: armed.probe_ticket,
+          tapped_cell: target,
+        });
         expect(done.success).toBe(true);
-        const again = await post(node, '/probe/complete', { challenge_id: ch.id, session_id: sessionId, probe_ticket: armed.probe_ticket, tapped_cell: target });
+        const again = await post(node, '/probe/complete', {
+          challenge_id: ch.id,
+          session_id: sessionId,
+          probe_ticket: armed.probe_ticket,
+          tapped_cell: target,
+        });
         expect(again.error_code).toBe('ticket_already_used');
         const body = buildSubmission(kernel, ch, { sessionId, probeCompletionTokens: [done.completion_token] });
         await traceTimePassed(ch, body);
@@ -71,7 +93,8 @@ describe('WORKERS=2: probes across threads', () => {
       }),
     );
     expect(outcomes).toEqual(Array(16).fill({ success: true, token: expect.any(String) }));
-    for (const route of ['/probe/arm', '/probe/complete']) expect([...(await answersByThread(node, route)).keys()].sort()).toEqual(['1', '2']);
+    for (const route of ['/probe/arm', '/probe/complete'])
+      expect([...(await answersByThread(node, route)).keys()].sort()).toEqual(['1', '2']);
   });
 
   it('20 concurrent arms of one probe over both threads: exactly three succeed (5 probes)', async () => {
@@ -102,7 +125,9 @@ describe('WORKERS=2: passkeys across threads', () => {
       const auth = new SoftAuthenticator('ES256', ORIGIN, RP_ID);
       const opened = await post(node, '/webauthn/register/options', { site_key: 'site-a', stable_id: `racer-${round}` });
       const response = auth.register(opened.options);
-      const answers = await Promise.all(Array.from({ length: 20 }, () => post(node, '/webauthn/register/verify', { session_id: opened.session_id, response })));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => post(node, '/webauthn/register/verify', { session_id: opened.session_id, response })),
+      );
       expect(answers.filter((a) => a.success === true)).toEqual([{ success: true, credential_id: auth.id }]);
     }
   });
@@ -110,17 +135,27 @@ describe('WORKERS=2: passkeys across threads', () => {
   it('a passkey registered through one thread asserts through either, its signature counter one for both', async () => {
     const auth = new SoftAuthenticator('ES256', ORIGIN, RP_ID, true);
     const opened = await post(node, '/webauthn/register/options', { site_key: 'site-a', stable_id: 'alice' });
-    expect(await post(node, '/webauthn/register/verify', { session_id: opened.session_id, response: auth.register(opened.options) })).toEqual({
+    expect(
+      await post(node, '/webauthn/register/verify', { session_id: opened.session_id, response: auth.register(opened.options) }),
+    ).toEqual({
       success: true,
       credential_id: auth.id,
     });
     const kernel = await testKernel();
     const assertOnce = async () => {
-      const ch: Challenge & Record<string, any> = await post(node, '/challenge', { site_key: 'site-a', stable_id: 'alice', client_capabilities: { webauthn_available: true } });
+      const ch: Challenge & Record<string, any> = await post(node, '/challenge', {
+        site_key: 'site-a',
+        stable_id: 'alice',
+        client_capabilities: { webauthn_available: true },
+      });
       expect(ch.webauthn_request_options?.allowCredentials).toEqual([expect.objectContaining({ id: auth.id })]);
       // Events 1 ms apart: the trace fits the time since the challenge without waiting.
       const events = traceEvents(ch, solution(kernel, ch), { stepMs: 1 });
-      const body = { ...buildSubmission(kernel, ch, { sessionId: randomUUID(), events }), stable_id: 'alice', webauthn: auth.assert(ch.webauthn_request_options!.challenge) };
+      const body = {
+        ...buildSubmission(kernel, ch, { sessionId: randomUUID(), events }),
+        stable_id: 'alice',
+        webauthn: auth.assert(ch.webauthn_request_options!.challenge),
+      };
       await traceTimePassed(ch, body);
       return post(node, '/verify', body);
     };

@@ -39,7 +39,9 @@ describe.skipIf(!hasHumans)('ariadne calibrate --traces FILE --fit OUT', () => {
     const r = await ariadne(['calibrate', '--traces', file, '--out', 'report.html', '--fit', 'site-table.json'], dir);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`site table v3-site fitted on ${records.length} accepted pointer traces and 10 bot families (1500 bots); written to site-table.json`);
+    expect(r.stdout).toContain(
+      `site table v3-site fitted on ${records.length} accepted pointer traces and 10 bot families (1500 bots); written to site-table.json`,
+    );
     const table = parseScoringTable(await readFile(path.join(dir, 'site-table.json'), 'utf8'));
     if (!table.ok) throw new Error(table.errors.join('\n'));
     expect(r.stdout).toMatch(new RegExp(`accepted\\s+v3 at 0\\.5\\s+fitted at ${table.table.threshold}\\n`));
@@ -58,7 +60,9 @@ describe.skipIf(!hasHumans)('ariadne calibrate --traces FILE --fit OUT', () => {
     await writeFile(file, jsonLines(records.slice(0, MIN_FIT_TRACES - 1)));
     const r = await ariadne(['calibrate', '--traces', file, '--out', 'few.html', '--fit', 'few-table.json'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`no site table written: a site fit needs at least ${MIN_FIT_TRACES} accepted pointer traces with every weighed feature; the sample has ${MIN_FIT_TRACES - 1}`);
+    expect(r.stderr).toContain(
+      `no site table written: a site fit needs at least ${MIN_FIT_TRACES} accepted pointer traces with every weighed feature; the sample has ${MIN_FIT_TRACES - 1}`,
+    );
     await expect(access(path.join(dir, 'few-table.json'))).rejects.toThrow();
   }, 60_000);
 });

@@ -11,14 +11,7 @@ const maze: Maze = {
   width: 3,
   height: 2,
   difficulty: 0,
-  walls: Uint8Array.from([
-    WALL_N | WALL_W | WALL_S,
-    WALL_N,
-    WALL_N | WALL_E | WALL_S,
-    0xf,
-    WALL_W | WALL_E | WALL_S,
-    0xf,
-  ]),
+  walls: Uint8Array.from([WALL_N | WALL_W | WALL_S, WALL_N, WALL_N | WALL_E | WALL_S, 0xf, WALL_W | WALL_E | WALL_S, 0xf]),
   start: { x: 0, y: 0 },
   exit: { x: 2, y: 0 },
   solution: [
@@ -44,7 +37,10 @@ describe('announce', () => {
   });
 
   it("speaks a site's translated texts", () => {
-    const texts = mergeTexts({ keyboardPosition: 'Zeile {row}, Spalte {col}. Offen: {open}.', directions: { up: 'hoch', down: 'runter', left: 'links', right: 'rechts' } });
+    const texts = mergeTexts({
+      keyboardPosition: 'Zeile {row}, Spalte {col}. Offen: {open}.',
+      directions: { up: 'hoch', down: 'runter', left: 'links', right: 'rechts' },
+    });
     expect(announce(texts, maze, { x: 1, y: 0 }, 'position')).toBe('Zeile 1, Spalte 2. Offen: runter, links, rechts.');
   });
 });

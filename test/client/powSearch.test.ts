@@ -19,7 +19,14 @@ describe('searchPow', () => {
     for (const challenge of ['a1b2c3', 'ffee00', '0123456789abcdef']) {
       const found: [number, PowFound][] = [];
       let tried = 0;
-      await searchPow(kernel, challenge, [9, 6], () => false, (t) => (tried = t), (d, p) => found.push([d, p]));
+      await searchPow(
+        kernel,
+        challenge,
+        [9, 6],
+        () => false,
+        (t) => (tried = t),
+        (d, p) => found.push([d, p]),
+      );
       expect(found.map(([d]) => d)).toEqual([6, 9]);
       for (const [d, p] of found) {
         expect(p.nonce).toBe(firstNonce(challenge, d));
@@ -36,14 +43,35 @@ describe('searchPow', () => {
     const n4 = firstNonce(challenge, 4);
     const bits = kernel.checkPow(challenge, n4, 0).leadingZeroBits;
     const found: [number, number][] = [];
-    await searchPow(kernel, challenge, [4, 4, bits], () => false, () => {}, (d, p) => found.push([d, p.nonce]));
-    expect(found).toEqual(bits > 4 ? [[4, n4], [bits, n4]] : [[4, n4]]);
+    await searchPow(
+      kernel,
+      challenge,
+      [4, 4, bits],
+      () => false,
+      () => {},
+      (d, p) => found.push([d, p.nonce]),
+    );
+    expect(found).toEqual(
+      bits > 4
+        ? [
+            [4, n4],
+            [bits, n4],
+          ]
+        : [[4, n4]],
+    );
   });
 
   it('stops when cancelled, without reporting', async () => {
     const found: number[] = [];
     let calls = 0;
-    await searchPow(kernel, 'a1b2c3', [40], () => ++calls > 3, () => {}, (d) => found.push(d));
+    await searchPow(
+      kernel,
+      'a1b2c3',
+      [40],
+      () => ++calls > 3,
+      () => {},
+      (d) => found.push(d),
+    );
     expect(found).toEqual([]);
     expect(calls).toBe(4);
   });

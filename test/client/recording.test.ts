@@ -17,20 +17,32 @@ beforeAll(async () => {
 
 /** The canvas drawn at its surface's size, at the page's top left. */
 const unscaled = () => ({ left: 0, top: 0, width: s.width, height: s.height });
-const at = (p: { x: number; y: number }, timeStamp = 0, pointerType = 'mouse'): PointerSample => ({ clientX: p.x, clientY: p.y, timeStamp, pointerType });
+const at = (p: { x: number; y: number }, timeStamp = 0, pointerType = 'mouse'): PointerSample => ({
+  clientX: p.x,
+  clientY: p.y,
+  timeStamp,
+  pointerType,
+});
 
 describe('Recording', () => {
   it('records a pointer event as fractions of the canvas, its time from the round start and its kind of pointer', () => {
     const rec = new Recording(maze, s, kernel, 1000);
     // The canvas shown at twice its surface's size, 100 px right and 50 px down the page.
     const rect = { left: 100, top: 50, width: 640, height: 608 };
-    const got = rec.pointer('down', { clientX: 100 + 640 / 3, clientY: 50 + (608 * 2) / 7, timeStamp: 1234.56, pointerType: 'pen' }, 3, rect);
+    const got = rec.pointer(
+      'down',
+      { clientX: 100 + 640 / 3, clientY: 50 + (608 * 2) / 7, timeStamp: 1234.56, pointerType: 'pen' },
+      3,
+      rect,
+    );
     expect(got?.event).toEqual({ x: 0.33333, y: 0.28571, t: 234.6, type: 'down', pointer_type: 'pen', coalesced_count: 3 });
     expect(rec.trace.events).toEqual([got?.event]);
     expect(rec.trail).toHaveLength(1);
     expect(rec.trail[0]!.x).toBeCloseTo(0.33333 * 320, 9);
     expect(rec.trail[0]!.y).toBeCloseTo(0.28571 * 304, 9);
-    const types = ['touch', 'pen', 'mouse', '', 'stylus'].map((t) => rec.pointer('move', at({ x: 300, y: 300 }, 0, t), 1, rect)?.event.pointer_type);
+    const types = ['touch', 'pen', 'mouse', '', 'stylus'].map(
+      (t) => rec.pointer('move', at({ x: 300, y: 300 }, 0, t), 1, rect)?.event.pointer_type,
+    );
     expect(types).toEqual(['touch', 'pen', 'mouse', 'mouse', 'mouse']);
   });
 
@@ -76,7 +88,13 @@ describe('Recording', () => {
     const got = rec.key('keydown', 'Enter', maze.start, 1500.04);
     expect(got.kind).toBe('step');
     expect(rec.trace.last).toEqual(maze.start);
-    expect(rec.key('keyup', 'ArrowRight', { x: 1, y: 2 }, 2000).event).toEqual({ x: 0.214286, y: 0.416667, t: 1000, type: 'keyup', key: 'ArrowRight' });
+    expect(rec.key('keyup', 'ArrowRight', { x: 1, y: 2 }, 2000).event).toEqual({
+      x: 0.214286,
+      y: 0.416667,
+      t: 1000,
+      type: 'keyup',
+      key: 'ArrowRight',
+    });
     expect(got.event.t).toBe(500);
   });
 });

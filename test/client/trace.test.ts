@@ -34,7 +34,12 @@ function stream(rand: () => number, maze: Maze, cell: number, n: number): RawEve
   const s = surfaceOf(w, h, cell);
   const events: RawEvent[] = [];
   let at: Cell = { x: Math.floor(rand() * 2), y: Math.floor(rand() * 2) };
-  const dirs = [[1, 0, 4], [-1, 0, 8], [0, 1, 2], [0, -1, 1]] as const;
+  const dirs = [
+    [1, 0, 4],
+    [-1, 0, 8],
+    [0, 1, 2],
+    [0, -1, 1],
+  ] as const;
   for (let i = 0; i < n; i++) {
     const r = rand();
     if (r < 0.06) at = { x: Math.floor(rand() * w), y: Math.floor(rand() * h) };
@@ -117,7 +122,12 @@ describe('Trace', () => {
     const s = surfaceOf(8, 8, 40);
     const trace = new Trace(maze, s, kernel);
     const sol = maze.solution;
-    const centre = (c: Cell): RawEvent => ({ x: (20 + (c.x + 0.5) * 40) / s.width, y: (20 + (c.y + 0.5) * 40) / s.height, t: 0, type: 'move' });
+    const centre = (c: Cell): RawEvent => ({
+      x: (20 + (c.x + 0.5) * 40) / s.width,
+      y: (20 + (c.y + 0.5) * 40) / s.height,
+      t: 0,
+      type: 'move',
+    });
     const add = (c: Cell) => trace.add(centre(c), kernel.mapEvent(maze, 40, centre(c).x, centre(c).y));
     // Start, step forward, step back, then the whole solution.
     for (const c of [sol[0]!, sol[1]!, sol[0]!, ...sol]) add(c);
@@ -129,7 +139,9 @@ describe('Trace', () => {
     const maze = kernel.generateMaze({ seed: 12345, width: 8, height: 8, difficulty: 0.3 });
     const trace = new Trace(maze, surfaceOf(8, 8, 40), kernel);
     const sol = maze.solution;
-    const events = sol.slice(1).map((c): RawEvent => ({ x: (c.x + 0.5) / 8, y: (c.y + 0.5) / 8, t: 0, type: 'keydown', key: 'ArrowRight' }));
+    const events = sol
+      .slice(1)
+      .map((c): RawEvent => ({ x: (c.x + 0.5) / 8, y: (c.y + 0.5) / 8, t: 0, type: 'keydown', key: 'ArrowRight' }));
     expect(trace.add(events[0]!, kernel.mapEvent(maze, 40, events[0]!.x, events[0]!.y, 'keydown'))).toBe('step');
     expect(trace.route).toEqual(sol.slice(0, 2));
     for (const e of events.slice(1)) trace.add(e, kernel.mapEvent(maze, 40, e.x, e.y, 'keydown'));
@@ -148,7 +160,9 @@ describe('Trace', () => {
     const trace = new Trace(maze, s, kernel);
     const sol = maze.solution;
     // Every other cell of the solution where it runs straight; each turn cell is kept.
-    const kept = sol.filter((_c, i) => i === 0 || i === sol.length - 1 || i % 2 === 0 || sol[i - 1]!.x !== sol[i + 1]!.x && sol[i - 1]!.y !== sol[i + 1]!.y);
+    const kept = sol.filter(
+      (_c, i) => i === 0 || i === sol.length - 1 || i % 2 === 0 || (sol[i - 1]!.x !== sol[i + 1]!.x && sol[i - 1]!.y !== sol[i + 1]!.y),
+    );
     expect(kept.length).toBeLessThan(sol.length);
     for (const c of kept) {
       const e = { x: (20 + (c.x + 0.5) * 40) / s.width, y: (20 + (c.y + 0.5) * 40) / s.height, t: 0, type: 'move' };

@@ -48,7 +48,16 @@ function setup() {
     return e.preventDefault.mock.calls.length > 0;
   };
   const pointer = (type: string, p: { x: number; y: number }, more: Record<string, unknown> = {}) =>
-    handlers.get(type)!({ pointerId: 7, isPrimary: true, clientX: p.x, clientY: p.y, timeStamp: 50, pointerType: 'mouse', preventDefault: () => {}, ...more });
+    handlers.get(type)!({
+      pointerId: 7,
+      isPrimary: true,
+      clientX: p.x,
+      clientY: p.y,
+      timeStamp: 50,
+      pointerType: 'mouse',
+      preventDefault: () => {},
+      ...more,
+    });
   return { canvas, rec, said, recorded, state, input, key, pointer };
 }
 

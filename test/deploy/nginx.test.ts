@@ -15,11 +15,22 @@ import { testKernel } from '../helpers/server.js';
 
 const BODY = '{"site_key":"s"}';
 const SMUGGLED = 'POST /challenge HTTP/1.1\r\nHost: x\r\nContent-Length: 16\r\n\r\n{"site_key":"z"}';
-const post = (headers: string, body: string) => `POST /challenge HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${headers}\r\n${body}`;
+const post = (headers: string, body: string) =>
+  `POST /challenge HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${headers}\r\n${body}`;
 const chunk = (body: string, extension = '') => `${body.length.toString(16)}${extension}\r\n${body}\r\n0\r\n\r\n`;
 /** /verify bodies that pass the schema and fail at the challenge id (after the rate limit). */
-const VERIFY = JSON.stringify({ challenge_id: 'c', site_key: 's', session_id: 'x', events: [], pow_proof: { nonce: 0, hash: '' }, public_key: 'k', signature: 's', timestamp: 0 });
-const postVerify = (xff: string) => `POST /verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Forwarded-For: ${xff}\r\nContent-Length: ${VERIFY.length}\r\n\r\n${VERIFY}`;
+const VERIFY = JSON.stringify({
+  challenge_id: 'c',
+  site_key: 's',
+  session_id: 'x',
+  events: [],
+  pow_proof: { nonce: 0, hash: '' },
+  public_key: 'k',
+  signature: 's',
+  timestamp: 0,
+});
+const postVerify = (xff: string) =>
+  `POST /verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Forwarded-For: ${xff}\r\nContent-Length: ${VERIFY.length}\r\n\r\n${VERIFY}`;
 
 describe.skipIf(!findNginx())('deploy/nginx.conf in front of Ariadne', { timeout: 60_000 }, () => {
   let ariadne: CliProcess;
@@ -55,8 +66,14 @@ describe.skipIf(!findNginx())('deploy/nginx.conf in front of Ariadne', { timeout
 
   it.each([
     ['two equal Content-Length headers', post('Content-Length: 16\r\nContent-Length: 16\r\n', BODY)],
-    ['two different Content-Length headers, a request smuggled after', post(`Content-Length: 16\r\nContent-Length: ${16 + SMUGGLED.length}\r\n`, BODY + SMUGGLED)],
-    ['Content-Length with Transfer-Encoding, a request smuggled after', post('Content-Length: 16\r\nTransfer-Encoding: chunked\r\n', chunk(BODY) + SMUGGLED)],
+    [
+      'two different Content-Length headers, a request smuggled after',
+      post(`Content-Length: 16\r\nContent-Length: ${16 + SMUGGLED.length}\r\n`, BODY + SMUGGLED),
+    ],
+    [
+      'Content-Length with Transfer-Encoding, a request smuggled after',
+      post('Content-Length: 16\r\nTransfer-Encoding: chunked\r\n', chunk(BODY) + SMUGGLED),
+    ],
     ['Transfer-Encoding: identity', post('Transfer-Encoding: identity\r\n', chunk(BODY) + SMUGGLED)],
     ['Transfer-Encoding: xchunked', post('Transfer-Encoding: xchunked\r\n', chunk(BODY))],
     ['Transfer-Encoding: gzip, chunked', post('Transfer-Encoding: gzip, chunked\r\n', chunk(BODY))],
@@ -74,11 +91,19 @@ describe.skipIf(!findNginx())('deploy/nginx.conf in front of Ariadne', { timeout
   });
 
   it.each([
-    ['more header lines than uWebSockets.js takes', `GET /healthz HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 80 }, (_, i) => `x-${i}: y\r\n`).join('')}\r\n`, '"status":"ok"'],
+    [
+      'more header lines than uWebSockets.js takes',
+      `GET /healthz HTTP/1.1\r\nHost: x\r\n${Array.from({ length: 80 }, (_, i) => `x-${i}: y\r\n`).join('')}\r\n`,
+      '"status":"ok"',
+    ],
     ['HTTP/1.0 without Host', 'GET /healthz HTTP/1.0\r\n\r\n', '"status":"ok"'],
     ['bare LF line ends', 'GET /healthz HTTP/1.1\nHost: x\n\n', '"status":"ok"'],
     ['a chunk extension', post('Transfer-Encoding: chunked\r\n', chunk(BODY, ';ext=1')), '"maze_seed"'],
-    ['Content-Type in capitals on /siteverify', 'POST /siteverify HTTP/1.1\r\nHost: x\r\nContent-Type: Application/X-WWW-Form-Urlencoded\r\nContent-Length: 7\r\n\r\ntoken=a', '"missing_input"'],
+    [
+      'Content-Type in capitals on /siteverify',
+      'POST /siteverify HTTP/1.1\r\nHost: x\r\nContent-Type: Application/X-WWW-Form-Urlencoded\r\nContent-Length: 7\r\n\r\ntoken=a',
+      '"missing_input"',
+    ],
   ])('%s: answered correctly through the proxy (uWebSockets.js alone drops or misreads it)', async (_name, request, expected) => {
     const r = await through([request]);
     expect(statuses(r.text)).toHaveLength(1);
@@ -87,7 +112,8 @@ describe.skipIf(!findNginx())('deploy/nginx.conf in front of Ariadne', { timeout
   });
 
   it('pipelined requests are all answered, in order (nginx queues them; Ariadne alone may close)', async () => {
-    const pipelined = post('Content-Length: 16\r\n', BODY) + 'GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n' + post('Content-Length: 16\r\n', '{"site_key":"t"}');
+    const pipelined =
+      post('Content-Length: 16\r\n', BODY) + 'GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n' + post('Content-Length: 16\r\n', '{"site_key":"t"}');
     const r = await exchange(nginx.port, [pipelined], 3000, (t) => statuses(t).length === 3 && t.includes('"site_key":"t"'));
     expect(statuses(r.text)).toEqual([200, 200, 200]);
     expect(r.text.indexOf('"site_key":"s"')).toBeLessThan(r.text.indexOf('"ready"'));

@@ -21,7 +21,15 @@ const heapMb = () => {
   return Math.round(process.memoryUsage().heapUsed / 2 ** 20);
 };
 
-const config = defaultConfig({ host: '127.0.0.1', port: 0, powDifficulty: 8, rateLimitPerMinute: 10_000_000, trustProxy: 1, scoring: SCORING_OFF, testKeys: false });
+const config = defaultConfig({
+  host: '127.0.0.1',
+  port: 0,
+  powDifficulty: 8,
+  rateLimitPerMinute: 10_000_000,
+  trustProxy: 1,
+  scoring: SCORING_OFF,
+  testKeys: false,
+});
 const server = await startServer({ config });
 console.log(`heap after gc: ${heapMb()} MB at start`);
 let sent = 0;
@@ -31,7 +39,11 @@ for (let phase = 0; phase < PHASES; phase++) {
     const [batch] = fc.sample(fc.array(fuzzRequest, { minLength: BATCH, maxLength: BATCH }), { numRuns: 1, seed: phase * 100_000 + b });
     await Promise.all(
       batch!.map(async (r) => {
-        const res = await fetch(server.url + r.path, { method: r.method, headers: r.headers, ...(r.body === undefined ? {} : { body: r.body }) });
+        const res = await fetch(server.url + r.path, {
+          method: r.method,
+          headers: r.headers,
+          ...(r.body === undefined ? {} : { body: r.body }),
+        });
         await res.arrayBuffer();
         sent++;
       }),

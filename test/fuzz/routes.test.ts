@@ -103,7 +103,8 @@ async function send(r: FuzzRequest): Promise<Answer> {
   return { status: res.status, body: json && r.method !== 'OPTIONS' ? JSON.parse(text) : text };
 }
 
-const post = (route: string, body: unknown) => send({ method: 'POST', path: route, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (route: string, body: unknown) =>
+  send({ method: 'POST', path: route, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 /** The request's JSON body, when it has one that parses to an object. */
 function jsonOf(r: FuzzRequest): Record<string, unknown> | undefined {
@@ -128,10 +129,16 @@ function violation(r: FuzzRequest, a: Answer): string | undefined {
   if (r.method !== 'POST') return undefined;
   if (NEVER_ACCEPTED.has(route) && a.body.success !== false) return 'accepted';
   const sentBody = jsonOf(r);
-  if (route === '/challenge' && !(typeof sentBody?.site_key === 'string' && SITE_KEY.test(sentBody.site_key) && a.body.site_key === sentBody.site_key)) {
+  if (
+    route === '/challenge' &&
+    !(typeof sentBody?.site_key === 'string' && SITE_KEY.test(sentBody.site_key) && a.body.site_key === sentBody.site_key)
+  ) {
     return 'challenge for a site key outside the rules';
   }
-  if (route === '/webauthn/register/options' && !(typeof sentBody?.site_key === 'string' && SITE_KEY.test(sentBody.site_key) && wellFormedId(sentBody.stable_id, 256))) {
+  if (
+    route === '/webauthn/register/options' &&
+    !(typeof sentBody?.site_key === 'string' && SITE_KEY.test(sentBody.site_key) && wellFormedId(sentBody.stable_id, 256))
+  ) {
     return 'registration for identifiers outside the rules';
   }
   return undefined;
@@ -175,15 +182,29 @@ describe(`fuzzing every route (${REQUESTS} requests)`, { timeout: 30 * 60_000 },
       const sessionId = `token-${i}`;
       const token = await validToken(sessionId);
       const [header, payload, mac] = token.split('.') as [string, string, string];
-      for (const forged of [tamper(token, i), tamper(token, token.length - 1 - i), `${header}.${payload}.${tamper(mac, i)}`, `${header}.${tamper(payload, i)}.${mac}`, token.slice(0, -1), `${token}A`, `${payload}.${header}.${mac}`]) {
+      for (const forged of [
+        tamper(token, i),
+        tamper(token, token.length - 1 - i),
+        `${header}.${payload}.${tamper(mac, i)}`,
+        `${header}.${tamper(payload, i)}.${mac}`,
+        token.slice(0, -1),
+        `${token}A`,
+        `${payload}.${header}.${mac}`,
+      ]) {
         const r = await post('/siteverify', { token: forged, session_id: sessionId });
         expect(r.status).toBeLessThan(500);
         expect(r.body.success, forged).toBe(false);
-        const compat = await post(i % 2 === 0 ? '/recaptcha/api/siteverify' : '/turnstile/v0/siteverify', { secret: 'any', response: forged });
+        const compat = await post(i % 2 === 0 ? '/recaptcha/api/siteverify' : '/turnstile/v0/siteverify', {
+          secret: 'any',
+          response: forged,
+        });
         expect(compat).toEqual({ status: 200, body: { success: false, 'error-codes': ['invalid-input-response'], score: 0 } });
       }
       expect((await post('/siteverify', { token, session_id: sessionId })).body.success).toBe(true);
-      expect((await post('/siteverify', { token, session_id: sessionId })).body).toMatchObject({ success: false, error: 'token_already_used' });
+      expect((await post('/siteverify', { token, session_id: sessionId })).body).toMatchObject({
+        success: false,
+        error: 'token_already_used',
+      });
     }
 
     const remaining = Math.max(0, REQUESTS - sent);
@@ -192,7 +213,10 @@ describe(`fuzzing every route (${REQUESTS} requests)`, { timeout: 30 * 60_000 },
         const answers = await Promise.all(batch.map(send));
         for (let i = 0; i < batch.length; i++) {
           const v = violation(batch[i]!, answers[i]!);
-          if (v !== undefined) throw new Error(`${v}: ${batch[i]!.method} ${batch[i]!.path} ${String(batch[i]!.body).slice(0, 300)} -> ${answers[i]!.status} ${JSON.stringify(answers[i]!.body).slice(0, 300)}`);
+          if (v !== undefined)
+            throw new Error(
+              `${v}: ${batch[i]!.method} ${batch[i]!.path} ${String(batch[i]!.body).slice(0, 300)} -> ${answers[i]!.status} ${JSON.stringify(answers[i]!.body).slice(0, 300)}`,
+            );
         }
       }),
       { numRuns: Math.ceil(remaining / BATCH), seed: Number(process.env.FUZZ_SEED ?? 20261125), endOnFailure: true },
@@ -208,7 +232,10 @@ describe(`fuzzing every route (${REQUESTS} requests)`, { timeout: 30 * 60_000 },
     expect(cli.child.exitCode).toBeNull();
 
     const after = await memory();
-    const statuses = [...statusCounts].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(', ');
+    const statuses = [...statusCounts]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(', ');
     console.log(
       `fuzz: ${sent} requests in ${((Date.now() - started) / 1000).toFixed(1)} s, ` +
         `${[...statusCounts].filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0)} 5xx; statuses ${statuses}; ` +

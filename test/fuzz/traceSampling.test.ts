@@ -54,7 +54,13 @@ async function heapMb(): Promise<number> {
 
 /** A /verify body that passes the schema and admission, then fails on its challenge id: sampled with its events. */
 function largeSubmission(i: number): Record<string, unknown> {
-  const events = Array.from({ length: EVENTS }, (_, k) => ({ x: (k * 7 + i) % 320, y: (k * 13) % 320, t: k * 16, type: 'move', pointer_type: 'mouse' }));
+  const events = Array.from({ length: EVENTS }, (_, k) => ({
+    x: (k * 7 + i) % 320,
+    y: (k * 13) % 320,
+    t: k * 16,
+    type: 'move',
+    pointer_type: 'mouse',
+  }));
   return {
     challenge_id: `flood-${i}`,
     site_key: 'fuzz-site',
@@ -78,7 +84,11 @@ describe(`sampling every /verify under load (${FLOOD} large submissions and the 
           const r = await postJson(node.at('/verify'), largeSubmission(i + k));
           expect(r.status).toBe(400);
           const f = fuzz[i + k]!;
-          const res = await fetch(node.url + f.path, { method: f.method, headers: f.headers, ...(f.body === undefined ? {} : { body: f.body }) });
+          const res = await fetch(node.url + f.path, {
+            method: f.method,
+            headers: f.headers,
+            ...(f.body === undefined ? {} : { body: f.body }),
+          });
           await res.arrayBuffer();
           expect(res.status).toBeLessThan(500);
         }),
@@ -104,7 +114,9 @@ describe(`sampling every /verify under load (${FLOOD} large submissions and the 
     // The newest kept is one of the last batch (its eight are answered in any order).
     const newest = JSON.parse(lines.at(-1)!).events[0].x as number;
     expect(Array.from({ length: 8 }, (_, k) => (FLOOD - 8 + k) % 320)).toContain(newest);
-    console.log(`trace sampling: ${FLOOD} large submissions, ${lines.length} traces kept (${Buffer.byteLength(text)} B); heap ${before.toFixed(1)} MB before, ${after.toFixed(1)} MB after`);
+    console.log(
+      `trace sampling: ${FLOOD} large submissions, ${lines.length} traces kept (${Buffer.byteLength(text)} B); heap ${before.toFixed(1)} MB before, ${after.toFixed(1)} MB after`,
+    );
     expect(after - before).toBeLessThan(HEAP_BOUND_MB);
   });
 });

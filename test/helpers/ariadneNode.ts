@@ -66,7 +66,12 @@ export async function traceTimePassed(ch: { created_at: number }, body: Record<s
 }
 
 /** POSTs a /verify body for `ch` to `node` once its trace's time has passed. */
-export async function postVerifyAfterTrace(node: AriadneNode, ch: { created_at: number }, body: Record<string, unknown>, headers: Record<string, string> = {}) {
+export async function postVerifyAfterTrace(
+  node: AriadneNode,
+  ch: { created_at: number },
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
   await traceTimePassed(ch, body);
   return postJson(node.at('/verify'), body, headers);
 }

@@ -41,8 +41,7 @@ export function canvasPoint(ch: Challenge, cx: number, cy: number): { x: number;
 
 /** The solution path of the challenge's maze. */
 export function solution(kernel: Kernel, ch: Challenge): Cell[] {
-  return kernel.generateMaze({ seed: ch.maze_seed, width: ch.maze_width, height: ch.maze_height, difficulty: ch.maze_difficulty })
-    .solution;
+  return kernel.generateMaze({ seed: ch.maze_seed, width: ch.maze_width, height: ch.maze_height, difficulty: ch.maze_difficulty }).solution;
 }
 
 /**

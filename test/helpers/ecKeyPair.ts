@@ -19,7 +19,12 @@ export function ecKeyPair(crv: keyof typeof CURVES = 'P-256'): EcKeyPair {
   const ecdh = createECDH(name);
   // The uncompressed point: 0x04 || x || y.
   const point = ecdh.generateKeys();
-  const jwk = { kty: 'EC', crv, x: point.subarray(1, 1 + bytes).toString('base64url'), y: point.subarray(1 + bytes).toString('base64url') } as const;
+  const jwk = {
+    kty: 'EC',
+    crv,
+    x: point.subarray(1, 1 + bytes).toString('base64url'),
+    y: point.subarray(1 + bytes).toString('base64url'),
+  } as const;
   // The private scalar without its leading zero bytes: padded to the field's length, as JWK wants.
   const scalar = ecdh.getPrivateKey();
   const d = Buffer.concat([Buffer.alloc(bytes - scalar.length), scalar]).toString('base64url');

@@ -27,7 +27,12 @@ function heldOutTraces(): HumanTrace[] {
   return heldOut;
 }
 
-export const mazeOf = (ch: Challenge): MazeParams => ({ seed: ch.maze_seed, width: ch.maze_width, height: ch.maze_height, difficulty: ch.maze_difficulty });
+export const mazeOf = (ch: Challenge): MazeParams => ({
+  seed: ch.maze_seed,
+  width: ch.maze_width,
+  height: ch.maze_height,
+  difficulty: ch.maze_difficulty,
+});
 
 /** True when `events` are a valid solve of `ch` (what /verify checks before scoring). */
 export async function replays(ch: Challenge, events: RawEvent[]): Promise<boolean> {

@@ -7,7 +7,12 @@ import { Rng } from '../../calibration/random.js';
 import type { Maze, RawEvent } from '../../src/kernel/types.js';
 
 /** The modelled person `seed` of `kind` solving `maze` as `widget` records it (ours starts with Enter). */
-export function modelledPersonAtKeys(maze: Maze, seed: number, widget: KeyboardWidget = 'ours', kind: KeyboardPerson = 'sighted'): RawEvent[] {
+export function modelledPersonAtKeys(
+  maze: Maze,
+  seed: number,
+  widget: KeyboardWidget = 'ours',
+  kind: KeyboardPerson = 'sighted',
+): RawEvent[] {
   const rng = new Rng(seed);
   return keyboardEvents(maze, keyboardPerson(rng, maze, kind), widget, widget === 'ours' ? { lead: 900, hold: 95 } : undefined);
 }

@@ -16,7 +16,11 @@ import { testKernel } from './server.js';
 async function scores(ch: Challenge, events: RawEvent[]): Promise<{ strict: number; peopleFirst: number }> {
   const kernel = await testKernel();
   const r = await scoreSubmission(
-    { kernel, keyboardModel: STRICT_KEYBOARD_MODEL, fingerprints: new TraceFingerprints(new MemoryStore({ maxMarkers: 10, maxCounters: 10 })) },
+    {
+      kernel,
+      keyboardModel: STRICT_KEYBOARD_MODEL,
+      fingerprints: new TraceFingerprints(new MemoryStore({ maxMarkers: 10, maxCounters: 10 })),
+    },
     { maze: mazeOf(ch), cellSize: ch.cell_size, events: kernel.packEvents(events), rawEvents: events },
   );
   return { strict: r.score, peopleFirst: r.tableScore };

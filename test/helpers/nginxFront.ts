@@ -33,7 +33,9 @@ export async function startNginxFront(upstreamPort: number): Promise<NginxFront>
   await mkdir(path.join(dir, 'tmp'));
   const port = await freePort();
   const shipped = await readFile(path.join(repoRoot, 'deploy/nginx.conf'), 'utf8');
-  const conf = shipped.replace('listen 127.0.0.1:8080;', `listen 127.0.0.1:${port};`).replace('server 127.0.0.1:8787;', `server 127.0.0.1:${upstreamPort};`);
+  const conf = shipped
+    .replace('listen 127.0.0.1:8080;', `listen 127.0.0.1:${port};`)
+    .replace('server 127.0.0.1:8787;', `server 127.0.0.1:${upstreamPort};`);
   if (conf === shipped) throw new Error('deploy/nginx.conf: listen/server lines not found');
   await writeFile(path.join(dir, 'nginx.conf'), conf);
   const child: ChildProcess = spawn(findNginx()!, ['-p', dir, '-c', path.join(dir, 'nginx.conf')], { stdio: 'ignore' });

@@ -25,7 +25,11 @@ export async function startPair(env: Record<string, string>): Promise<[AriadneNo
   return started as [AriadneNode, AriadneNode];
 }
 
-export async function challengeOf(node: AriadneNode, body: Record<string, unknown> = { site_key: 'site-a' }, headers: Record<string, string> = {}): Promise<Challenge & Record<string, any>> {
+export async function challengeOf(
+  node: AriadneNode,
+  body: Record<string, unknown> = { site_key: 'site-a' },
+  headers: Record<string, string> = {},
+): Promise<Challenge & Record<string, any>> {
   const r = await postJson(node.at('/challenge'), body, headers);
   if (r.status !== 200) throw new Error(`/challenge answered ${r.status} ${JSON.stringify(r.body)}`);
   return r.body;
@@ -54,14 +58,18 @@ export function raceVerify(a: AriadneNode, b: AriadneNode, body: unknown, count 
 
 /** `count` concurrent /siteverify of one token, alternating over both nodes: every answer. */
 export function raceSiteverify(a: AriadneNode, b: AriadneNode, t: { token: string; sessionId: string }, count = 50) {
-  return Promise.all(Array.from({ length: count }, (_, i) => postJson((i % 2 ? a : b).at('/siteverify'), { token: t.token, session_id: t.sessionId })));
+  return Promise.all(
+    Array.from({ length: count }, (_, i) => postJson((i % 2 ? a : b).at('/siteverify'), { token: t.token, session_id: t.sessionId })),
+  );
 }
 
 type Answer = { status: number; body: any };
 
 /** A 503 with the store's stable code (/verify's error_code, /siteverify's error-codes). */
 export const isStoreUnavailable = (r: Answer) =>
-  r.status === 503 && (r.body.error_code === 'store_unavailable' || (Array.isArray(r.body['error-codes']) && r.body['error-codes'].includes('store_unavailable')));
+  r.status === 503 &&
+  (r.body.error_code === 'store_unavailable' ||
+    (Array.isArray(r.body['error-codes']) && r.body['error-codes'].includes('store_unavailable')));
 
 export interface LoadReport {
   /** Challenges verified and tokens redeemed. */
@@ -99,7 +107,11 @@ export async function timed<T>(what: Promise<T>, withinMs = ANSWER_WITHIN_MS): P
  * (epoch ms) something issued may be refused as used: Infinity while the fault lasts, then the
  * time it ended (a new loss fence refuses what was issued before it).
  */
-export async function loadPair(a: AriadneNode, b: AriadneNode, opts: { endAt: number; faultEnd: () => number; workers?: number }): Promise<LoadReport> {
+export async function loadPair(
+  a: AriadneNode,
+  b: AriadneNode,
+  opts: { endAt: number; faultEnd: () => number; workers?: number },
+): Promise<LoadReport> {
   const kernel = await testKernel();
   const report: LoadReport = { verified: 0, redeemed: 0, unavailableAt: [], refusedInFlight: 0, doubleRedemptions: 0, wrong: [] };
   const mayBeRefused = (issuedAt: number) => issuedAt < opts.faultEnd();

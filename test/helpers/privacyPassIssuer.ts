@@ -40,6 +40,8 @@ export async function testIssuer(name: string): Promise<TestIssuer> {
       return mine === undefined ? undefined : issue(mine.challenge);
     },
     tokenFor: (c) =>
-      issue(new TokenChallenge(TOKEN_TYPES.BLIND_RSA.value, c.issuerName ?? name, new Uint8Array(redemptionContext(c.challengeId)), [c.host])),
+      issue(
+        new TokenChallenge(TOKEN_TYPES.BLIND_RSA.value, c.issuerName ?? name, new Uint8Array(redemptionContext(c.challengeId)), [c.host]),
+      ),
   };
 }

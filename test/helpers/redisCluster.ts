@@ -66,8 +66,20 @@ export async function startRedisCluster(opts: ClusterOptions = {}): Promise<Test
           return await startRedis({
             ...(opts.launcher === undefined ? {} : { launcher: opts.launcher }),
             ...(password === undefined ? {} : { password }),
-            args: () => ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(CLUSTER_NODE_TIMEOUT_MS), '--cluster-port', String(bus),
-              '--cluster-require-full-coverage', 'no', '--repl-diskless-sync-delay', '0'],
+            args: () => [
+              '--cluster-enabled',
+              'yes',
+              '--cluster-config-file',
+              'nodes.conf',
+              '--cluster-node-timeout',
+              String(CLUSTER_NODE_TIMEOUT_MS),
+              '--cluster-port',
+              String(bus),
+              '--cluster-require-full-coverage',
+              'no',
+              '--repl-diskless-sync-delay',
+              '0',
+            ],
           });
         } catch (e) {
           if (attempt >= 4) throw e;
@@ -113,7 +125,13 @@ export async function startRedisCluster(opts: ClusterOptions = {}): Promise<Test
     }),
     async primaryOf(key) {
       const [node] = live();
-      const c = new Redis({ port: node!.port, host: '127.0.0.1', maxRetriesPerRequest: 0, retryStrategy: () => null, ...(password === undefined ? {} : { password }) });
+      const c = new Redis({
+        port: node!.port,
+        host: '127.0.0.1',
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+        ...(password === undefined ? {} : { password }),
+      });
       c.on('error', () => {});
       try {
         const slot = Number(await c.call('CLUSTER', 'KEYSLOT', key));

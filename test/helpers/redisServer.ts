@@ -53,14 +53,39 @@ export async function startRedis(opts: RedisServerOptions = {}): Promise<TestRed
   let child: ChildProcess | undefined;
 
   const args = (dataDir: string) => [
-    '--port', String(port), '--bind', '127.0.0.1', '--dir', dataDir, '--save', '',
-    '--appendonly', opts.aof ? 'yes' : 'no', ...(opts.aof ? ['--appendfsync', opts.aof] : []),
-    '--protected-mode', 'no', '--daemonize', 'no', '--logfile', '', '--loglevel', 'warning', '--enable-debug-command', 'yes',
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dataDir,
+    '--save',
+    '',
+    '--appendonly',
+    opts.aof ? 'yes' : 'no',
+    ...(opts.aof ? ['--appendfsync', opts.aof] : []),
+    '--protected-mode',
+    'no',
+    '--daemonize',
+    'no',
+    '--logfile',
+    '',
+    '--loglevel',
+    'warning',
+    '--enable-debug-command',
+    'yes',
     ...(opts.password === undefined ? [] : ['--requirepass', opts.password, '--masterauth', opts.password]),
     ...(opts.args?.(port) ?? []),
   ];
   /** A short-lived client of this server (with its password). */
-  const client = (more: RedisOptions = {}) => new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0, ...(opts.password === undefined ? {} : { password: opts.password }), ...more });
+  const client = (more: RedisOptions = {}) =>
+    new Redis({
+      port,
+      host: '127.0.0.1',
+      maxRetriesPerRequest: 0,
+      ...(opts.password === undefined ? {} : { password: opts.password }),
+      ...more,
+    });
 
   async function launch(dataDir: string): Promise<void> {
     const [bin, ...rest] = [...(opts.launcher ?? []), 'redis-server', ...args(dataDir)] as [string, ...string[]];
@@ -78,7 +103,10 @@ export async function startRedis(opts: RedisServerOptions = {}): Promise<TestRed
       }
       const c = client({ lazyConnect: true, retryStrategy: () => null });
       c.on('error', () => {});
-      const pong = await c.connect().then(() => c.ping()).catch(() => undefined);
+      const pong = await c
+        .connect()
+        .then(() => c.ping())
+        .catch(() => undefined);
       c.disconnect();
       if (pong === 'PONG') break;
       await new Promise((r) => setTimeout(r, 30));

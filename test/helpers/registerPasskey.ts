@@ -15,7 +15,11 @@ export async function registerPasskey(
   const auth = new SoftAuthenticator('ES256', place.origin, place.rpId, true);
   const headers = { origin: place.origin };
   const opened = await postJson(at('/webauthn/register/options'), { site_key: siteKey, stable_id: stableId }, headers);
-  const done = await postJson(at('/webauthn/register/verify'), { session_id: opened.body.session_id, response: auth.register(opened.body.options) }, headers);
+  const done = await postJson(
+    at('/webauthn/register/verify'),
+    { session_id: opened.body.session_id, response: auth.register(opened.body.options) },
+    headers,
+  );
   expect(done.body).toEqual({ success: true, credential_id: auth.id });
   return auth;
 }

@@ -27,8 +27,16 @@ export async function sampledTraffic(count: number, seed: number): Promise<Trace
   const records: TraceRecord[] = [];
   for (const trace of traces) {
     const { maze, events } = humanSamples(kernel, rng, trace).throttle33;
-    const r = await scoreSubmission({ kernel, table: defaultTable, fingerprints }, { maze, cellSize: CELL, events: packEvents(events), rawEvents: events });
-    const seen = { inputType: r.inputType, maze, cellSize: CELL, scored: { mode: 'shadow' as const, score: r.score, reasons: r.reasons, features: r.features } };
+    const r = await scoreSubmission(
+      { kernel, table: defaultTable, fingerprints },
+      { maze, cellSize: CELL, events: packEvents(events), rawEvents: events },
+    );
+    const seen = {
+      inputType: r.inputType,
+      maze,
+      cellSize: CELL,
+      scored: { mode: 'shadow' as const, score: r.score, reasons: r.reasons, features: r.features },
+    };
     records.push(traceRecord({ now: Date.UTC(2030, 0, 1), site: 'shop', outcome: 'ok', seen, events }));
   }
   return records;

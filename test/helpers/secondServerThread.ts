@@ -77,7 +77,9 @@ export async function startSecondServerThread(opts: SecondThreadOptions): Promis
     first: servedOverPort(opts.first, ['allThreads']),
     control: control.port2,
   };
-  const ports = [data.lists, data.traffic, data.passkeys?.credentials, data.clock.port, data.first, data.control].filter((p) => p !== undefined);
+  const ports = [data.lists, data.traffic, data.passkeys?.credentials, data.clock.port, data.first, data.control].filter(
+    (p) => p !== undefined,
+  );
   const worker = threadOfModule(import.meta.url, 'secondServerThreadMain', { workerData: data, transferList: ports });
   let failure: Error | undefined;
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));

@@ -22,7 +22,11 @@ const credentials: CredentialStore | undefined = data.passkeys && {
 };
 const server = await startServer({
   config: data.config,
-  store: new SharedMemoryStore({ memory: data.memory, lists: callOverPort<ListStore, (typeof LIST_METHODS)[number]>(data.lists, LIST_METHODS), now }),
+  store: new SharedMemoryStore({
+    memory: data.memory,
+    lists: callOverPort<ListStore, (typeof LIST_METHODS)[number]>(data.lists, LIST_METHODS),
+    now,
+  }),
   kernel: await loadKernel(),
   now,
   ...(data.sites ? { sites: new SiteRegistry(data.sites) } : {}),

@@ -57,7 +57,11 @@ let prefixes = 0;
 function sharedStore(now: () => number): { store: SharedMemoryStore; memory: SharedStoreMemory; lists: MemoryStore } {
   const lists = new MemoryStore({ maxMarkers: 1, maxCounters: 1, now });
   const memory = SharedMemoryStore.allocate({ maxMarkers: 100_000, maxCounters: 100_000, now });
-  const store = new SharedMemoryStore({ memory, lists: callOverPort<ListStore, (typeof LIST_METHODS)[number]>(servedOverPort(lists, LIST_METHODS), LIST_METHODS), now });
+  const store = new SharedMemoryStore({
+    memory,
+    lists: callOverPort<ListStore, (typeof LIST_METHODS)[number]>(servedOverPort(lists, LIST_METHODS), LIST_METHODS),
+    now,
+  });
   return { store, memory, lists };
 }
 
@@ -86,7 +90,9 @@ async function testTraffic(config: Config, now: () => number): Promise<TrafficSt
   return new MemoryTrafficStore(config.traces, now);
 }
 
-type TestServerOptions = Omit<ServerOptions, 'config' | 'kernel'> & { /** A sites file's JSON, read under this server's config. */ sitesFile?: unknown };
+type TestServerOptions = Omit<ServerOptions, 'config' | 'kernel'> & {
+  /** A sites file's JSON, read under this server's config. */ sitesFile?: unknown;
+};
 
 /**
  * With ARIADNE_TEST_WORKERS=2 (the `workers` test project) a test server is two serving threads
@@ -105,7 +111,11 @@ function crossesThreads(config: Config, opts: TestServerOptions): boolean {
  * ends: the try/finally every test with a server of its own would otherwise write.
  */
 export async function withServer<T>(overrides: Partial<Config>, fn: (server: TestServer) => Promise<T>): Promise<T>;
-export async function withServer<T>(overrides: Partial<Config>, opts: TestServerOptions, fn: (server: TestServer) => Promise<T>): Promise<T>;
+export async function withServer<T>(
+  overrides: Partial<Config>,
+  opts: TestServerOptions,
+  fn: (server: TestServer) => Promise<T>,
+): Promise<T>;
 export async function withServer<T>(
   overrides: Partial<Config>,
   optsOrFn: TestServerOptions | ((server: TestServer) => Promise<T>),

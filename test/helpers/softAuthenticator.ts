@@ -1,10 +1,7 @@
 import { createHash, createPublicKey, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
 import { type CborValue, encodeCbor } from './cbor.js';
-import type {
-  AuthenticationResponseJSON,
-  RegistrationResponseJSON,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 
 export type SoftAlgorithm = 'ES256' | 'EdDSA' | 'RS256';
 
@@ -117,7 +114,10 @@ export class SoftAuthenticator {
   /** rpIdHash (32) | flags (1) | signCount (4, big-endian). */
   private authHeader(over: CeremonyOverrides, flags: number): Buffer {
     const header = Buffer.alloc(37);
-    createHash('sha256').update(over.rpId ?? this.rpId).digest().copy(header, 0);
+    createHash('sha256')
+      .update(over.rpId ?? this.rpId)
+      .digest()
+      .copy(header, 0);
     header[32] = over.flags ?? flags;
     header.writeUInt32BE(this.signCount >>> 0, 33);
     return header;

@@ -6,14 +6,22 @@ import { request } from 'node:http';
 import type { AriadneNode } from './ariadneNode.js';
 
 /** POSTs (or GETs without a body) on a connection of its own, so the kernel spreads them over the threads. */
-export function onNewConnection(url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+export function onNewConnection(
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : JSON.stringify(body);
-    const req = request(url, { method: data ? 'POST' : 'GET', agent: false, headers: data ? { 'content-type': 'application/json', ...headers } : headers }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, text }));
-    });
+    const req = request(
+      url,
+      { method: data ? 'POST' : 'GET', agent: false, headers: data ? { 'content-type': 'application/json', ...headers } : headers },
+      (res) => {
+        let text = '';
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode!, text }));
+      },
+    );
     req.on('error', reject);
     req.end(data);
   });

@@ -38,7 +38,11 @@ describe('adaptive proof of work over HTTP', () => {
 
   it('failed /verify calls raise it faster', async () => {
     for (let i = 0; i < 4; i++) {
-      const r = await postVerify(server, buildSubmission(server.kernel, await challengeFrom('198.51.100.7'), { pow: { nonce: 0, hash: 'x' } }), from('198.51.100.7'));
+      const r = await postVerify(
+        server,
+        buildSubmission(server.kernel, await challengeFrom('198.51.100.7'), { pow: { nonce: 0, hash: 'x' } }),
+        from('198.51.100.7'),
+      );
       expect(r.body.error_code).toBe('invalid_pow');
     }
     // 4 challenges + 4 failures x 4 = 20, plus this one: 21 / 5 -> 3 bits.

@@ -10,7 +10,10 @@ beforeAll(async () => {
     {},
     {
       mount: (app, ctx) =>
-        mountAssets(app, { apiPrefix: ctx.config.apiPrefix, verifyTokenInProcess: async () => ({ valid: false, score: 0, error: 'invalid_token' }) }),
+        mountAssets(app, {
+          apiPrefix: ctx.config.apiPrefix,
+          verifyTokenInProcess: async () => ({ valid: false, score: 0, error: 'invalid_token' }),
+        }),
     },
   );
 });
@@ -79,7 +82,11 @@ describe('the widget and the demo', () => {
 
   it('the demo backend answers under API_PREFIX too', async () => {
     for (const path of ['/demo/signup', '/api/captcha/demo/signup']) {
-      const r = await fetch(server.at(path), { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{' });
+      const r = await fetch(server.at(path), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: '{',
+      });
       expect(r.status).toBe(400);
       expect(await r.json()).toMatchObject({ success: false, error_code: 'invalid_request' });
     }

@@ -81,7 +81,12 @@ describe('early answers reach a client still uploading', () => {
     const piece = `${chunk.length.toString(16)}\r\n${chunk}\r\n`;
     const pieces = Array.from({ length: Math.ceil(overLimit() / chunk.length) }, () => piece);
     for (let i = 0; i < 20; i++) {
-      const r = await exchange(server.port, ['POST /challenge HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n' + pieces.join('') + '0\r\n\r\n'], 5000, hasFirstResponse);
+      const r = await exchange(
+        server.port,
+        ['POST /challenge HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n' + pieces.join('') + '0\r\n\r\n'],
+        5000,
+        hasFirstResponse,
+      );
       expect(r.writeError).toBeUndefined();
       expect(r.text).toMatch(/^HTTP\/1\.1 413 /);
     }
@@ -89,8 +94,16 @@ describe('early answers reach a client still uploading', () => {
 
   it('a 404 and a 405 are read by a client uploading a large body', async () => {
     const body = Buffer.alloc(500_000, 0x20);
-    for (const [path, status] of [['/nowhere', 404], ['/healthz', 405]] as const) {
-      const r = await exchange(server.port, [`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`, body], 5000, hasFirstResponse);
+    for (const [path, status] of [
+      ['/nowhere', 404],
+      ['/healthz', 405],
+    ] as const) {
+      const r = await exchange(
+        server.port,
+        [`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: ${body.length}\r\n\r\n`, body],
+        5000,
+        hasFirstResponse,
+      );
       expect(r.writeError).toBeUndefined();
       expect(r.text).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
     }
@@ -98,7 +111,12 @@ describe('early answers reach a client still uploading', () => {
 
   it(`a body of exactly MAX_BODY_BYTES + ${DRAIN_BYTES} bytes is still read through before the 413`, async () => {
     const size = server.config.maxBodyBytes + DRAIN_BYTES;
-    const r = await exchange(server.port, [`POST /challenge HTTP/1.1\r\nHost: x\r\nContent-Length: ${size}\r\n\r\n`, Buffer.alloc(size, 0x20)], 5000, hasFirstResponse);
+    const r = await exchange(
+      server.port,
+      [`POST /challenge HTTP/1.1\r\nHost: x\r\nContent-Length: ${size}\r\n\r\n`, Buffer.alloc(size, 0x20)],
+      5000,
+      hasFirstResponse,
+    );
     expect(r.writeError).toBeUndefined();
     expect(r.text).toMatch(/^HTTP\/1\.1 413 /);
   });
@@ -106,7 +124,12 @@ describe('early answers reach a client still uploading', () => {
   it(`a declared length beyond MAX_BODY_BYTES + ${DRAIN_BYTES} bytes is answered 413 at once, without waiting for the body`, async () => {
     const declared = server.config.maxBodyBytes + DRAIN_BYTES + 1;
     // Well within DRAIN_MS: the answer does not wait for the linger.
-    const r = await exchange(server.port, [`POST /challenge HTTP/1.1\r\nHost: x\r\nContent-Length: ${declared}\r\n\r\n`], DRAIN_MS / 2, hasFirstResponse);
+    const r = await exchange(
+      server.port,
+      [`POST /challenge HTTP/1.1\r\nHost: x\r\nContent-Length: ${declared}\r\n\r\n`],
+      DRAIN_MS / 2,
+      hasFirstResponse,
+    );
     expect(r.text).toMatch(/^HTTP\/1\.1 413 /);
   });
 
@@ -250,7 +273,16 @@ describe('malformed bodies', () => {
   it.each(['challenge_id', 'site_key', 'session_id', 'events', 'pow_proof', 'public_key', 'signature', 'timestamp'])(
     '/verify without %s is invalid_request naming it',
     async (field) => {
-      const body = { challenge_id: 'c', site_key: 's', session_id: 'x', events: [], pow_proof: { nonce: 0, hash: '' }, public_key: newSigner().publicKey, signature: 'x', timestamp: 0 };
+      const body = {
+        challenge_id: 'c',
+        site_key: 's',
+        session_id: 'x',
+        events: [],
+        pow_proof: { nonce: 0, hash: '' },
+        public_key: newSigner().publicKey,
+        signature: 'x',
+        timestamp: 0,
+      };
       delete (body as Record<string, unknown>)[field];
       const r = await postVerify(server, body);
       expect(r.status).toBe(400);
@@ -264,15 +296,18 @@ describe('malformed bodies', () => {
     expect(r.body.detail).toMatch(/^site_key: /);
   });
 
-  it.each(['a b', 'a/b', 'caf\u00e9', 'a\u0000b', 'a+b', 'ｓ'])('site_key %j outside A-Z a-z 0-9 . _ - is invalid_request', async (siteKey) => {
-    for (const route of ['/challenge', '/webauthn/register/options']) {
-      const r = await postJson(server.at(route), { site_key: siteKey, stable_id: 'u' });
-      expect(r.status).toBe(400);
-      expect(r.body.detail).toMatch(/^site_key: /);
-    }
-    const r = await postJson(server.at('/siteverify'), { token: 'x', session_id: 's', sitekey: siteKey });
-    expect(r.body).toMatchObject({ success: false, error: 'invalid_request' });
-  });
+  it.each(['a b', 'a/b', 'caf\u00e9', 'a\u0000b', 'a+b', 'ｓ'])(
+    'site_key %j outside A-Z a-z 0-9 . _ - is invalid_request',
+    async (siteKey) => {
+      for (const route of ['/challenge', '/webauthn/register/options']) {
+        const r = await postJson(server.at(route), { site_key: siteKey, stable_id: 'u' });
+        expect(r.status).toBe(400);
+        expect(r.body.detail).toMatch(/^site_key: /);
+      }
+      const r = await postJson(server.at('/siteverify'), { token: 'x', session_id: 's', sitekey: siteKey });
+      expect(r.body).toMatchObject({ success: false, error: 'invalid_request' });
+    },
+  );
 
   it('every character of the site key set is accepted', async () => {
     const r = await postJson(server.at('/challenge'), { site_key: 'AZaz09._-' });
@@ -314,7 +349,15 @@ describe('malformed bodies', () => {
 });
 
 describe('methods and routes', () => {
-  const post = ['/challenge', '/probe/arm', '/probe/complete', '/verify', '/siteverify', '/webauthn/register/options', '/webauthn/register/verify'];
+  const post = [
+    '/challenge',
+    '/probe/arm',
+    '/probe/complete',
+    '/verify',
+    '/siteverify',
+    '/webauthn/register/options',
+    '/webauthn/register/verify',
+  ];
 
   it.each(post)('GET %s is 405 with Allow, at the root and under the prefix', async (path) => {
     for (const url of [server.at(path), server.at(`/api/captcha${path}`)]) {

@@ -14,7 +14,12 @@ afterAll(async () => {
 
 describe('POST /challenge', () => {
   it('answers every field of the Challenge table', async () => {
-    const r = await postJson(server.at('/challenge'), { site_key: 'site-a', session_id: 'ignored', public_key: 'ignored', unknown: { x: 1 } });
+    const r = await postJson(server.at('/challenge'), {
+      site_key: 'site-a',
+      session_id: 'ignored',
+      public_key: 'ignored',
+      unknown: { x: 1 },
+    });
     expect(r.status).toBe(200);
     const ch = r.body;
     expect(ch.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);

@@ -29,7 +29,10 @@ async function issue(siteKey: string, overrides: Parameters<typeof defaultConfig
 describe('challengeJson', () => {
   it('writes exactly what JSON.stringify writes, for every field an issued challenge has', async () => {
     for (const siteKey of ['site-a', 'quote " back\\slash', 'ünïcödé ✓ \u2028', 'tab\tnewline\n\u0001']) {
-      for (const overrides of [{}, { mazeDifficulty: 0.123456789, cellSize: 33, powDifficulty: 20, powKeyboardExtraBits: 5, challengeTtlMs: 1 }]) {
+      for (const overrides of [
+        {},
+        { mazeDifficulty: 0.123456789, cellSize: 33, powDifficulty: 20, powKeyboardExtraBits: 5, challengeTtlMs: 1 },
+      ]) {
         const c = await issue(siteKey, overrides);
         expect(challengeJson(c)).toBe(JSON.stringify(c));
         expect(JSON.parse(challengeJson(c))).toEqual(c);

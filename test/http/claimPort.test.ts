@@ -8,7 +8,9 @@ describe.runIf(process.platform === 'linux')('claimPort and refuseClaimedPort', 
   it('a claimed port is refused to a sharing process, and to a second claim, until released', async () => {
     const claimed = await claimPort(HOST, 0);
     try {
-      await expect(refuseClaimedPort(HOST, claimed.port)).rejects.toThrow(`could not listen on ${HOST}:${claimed.port} (another Ariadne process holds the port)`);
+      await expect(refuseClaimedPort(HOST, claimed.port)).rejects.toThrow(
+        `could not listen on ${HOST}:${claimed.port} (another Ariadne process holds the port)`,
+      );
       await expect(claimPort(HOST, claimed.port)).rejects.toThrow(`${HOST}:${claimed.port}`);
     } finally {
       claimed.release();

@@ -99,11 +99,19 @@ async function postForm(url: string, fields: Record<string, string>): Promise<An
 }
 
 async function postRaw(url: string, body: unknown, contentType = 'application/json'): Promise<Answer> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': contentType }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': contentType },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return { status: res.status, contentType: res.headers.get('content-type'), body: await res.json() };
 }
 
-const refusal = (...codes: string[]) => ({ status: 200, contentType: 'application/json', body: { success: false, 'error-codes': codes, score: 0 } });
+const refusal = (...codes: string[]) => ({
+  status: 200,
+  contentType: 'application/json',
+  body: { success: false, 'error-codes': codes, score: 0 },
+});
 
 describe.each(SHAPES)('$service shape at $path', (shape) => {
   const at = (prefix = '') => server.at(prefix + shape.path);
@@ -114,7 +122,15 @@ describe.each(SHAPES)('$service shape at $path', (shape) => {
     expect(r.status).toBe(200);
     expect(r.contentType).toBe('application/json');
     const score = shape.scoreWithoutAction ? { score: 1 } : {};
-    expect(r.body).toEqual({ success: true, challenge_ts: expect.any(String), hostname: 'shop.example', 'error-codes': [], ...shape.extras, ...score, method: 'pointer' });
+    expect(r.body).toEqual({
+      success: true,
+      challenge_ts: expect.any(String),
+      hostname: 'shop.example',
+      'error-codes': [],
+      ...shape.extras,
+      ...score,
+      method: 'pointer',
+    });
     expect(new Date(r.body.challenge_ts).toISOString()).toBe(r.body.challenge_ts);
     expect(await postRaw(at(), { secret: secretOf('shop'), response: t })).toEqual(refusal(shape.duplicate));
   });
@@ -122,7 +138,16 @@ describe.each(SHAPES)('$service shape at $path', (shape) => {
   it('answers the action a token carries (reCAPTCHA v3), with the score', async () => {
     const t = await tokenOf('shop', SHOP, 'checkout/submit');
     const r = await postRaw(at(), { secret: secretOf('shop'), response: t });
-    expect(r.body).toEqual({ success: true, challenge_ts: expect.any(String), hostname: 'shop.example', 'error-codes': [], ...shape.extras, action: 'checkout/submit', score: 1, method: 'pointer' });
+    expect(r.body).toEqual({
+      success: true,
+      challenge_ts: expect.any(String),
+      hostname: 'shop.example',
+      'error-codes': [],
+      ...shape.extras,
+      action: 'checkout/submit',
+      score: 1,
+      method: 'pointer',
+    });
   });
 
   it('reads a form body with empty remoteip and sitekey, under the API prefix too', async () => {
@@ -198,8 +223,12 @@ describe.each(SHAPES)('$service shape at $path', (shape) => {
     const t = await tokenOf('shop');
     const first = await postForm(at(), { secret: secretOf('shop'), response: t, idempotency_key: '5c2d6a0e-7d4b-4f4e-9a43-1f7f8c0f5b1a' });
     expect(first.body.success).toBe(true);
-    expect(await postRaw(at(), { secret: secretOf('shop'), response: t, idempotency_key: '5c2d6a0e-7d4b-4f4e-9a43-1f7f8c0f5b1a' })).toEqual(first);
-    expect(await postRaw(at(), { secret: secretOf('shop'), response: t, idempotency_key: 'another-key' })).toEqual(refusal(shape.duplicate));
+    expect(await postRaw(at(), { secret: secretOf('shop'), response: t, idempotency_key: '5c2d6a0e-7d4b-4f4e-9a43-1f7f8c0f5b1a' })).toEqual(
+      first,
+    );
+    expect(await postRaw(at(), { secret: secretOf('shop'), response: t, idempotency_key: 'another-key' })).toEqual(
+      refusal(shape.duplicate),
+    );
   });
 
   it('20 parallel redemptions of one token give exactly one success', async () => {
@@ -230,7 +259,10 @@ describe('POST /siteverify: which shape answers', () => {
     const unauthorized = await postJson(server.at('/siteverify'), { token: t, session_id: 's', secret: 'nope' });
     expect(unauthorized.status).toBe(401);
     // The hCaptcha shape redeems the same token without the session.
-    expect((await postJson(server.at('/siteverify'), { response: t, secret: secretOf('shop') })).body).toMatchObject({ success: true, credit: false });
+    expect((await postJson(server.at('/siteverify'), { response: t, secret: secretOf('shop') })).body).toMatchObject({
+      success: true,
+      credit: false,
+    });
   });
 });
 
@@ -255,7 +287,11 @@ describe('the action a token carries', () => {
     ] as const) {
       const ch = (await postJson(server.at('/challenge'), { site_key: 'shop' }, { origin: SHOP })).body;
       const r = await postVerify(server, { ...buildSubmission(server.kernel, ch, { sessionId: 's' }), action }, { origin: SHOP });
-      expect([action, r.status, r.body.success === true || r.body.error_code]).toEqual([action, ok ? 200 : 400, ok ? true : 'invalid_request']);
+      expect([action, r.status, r.body.success === true || r.body.error_code]).toEqual([
+        action,
+        ok ? 200 : 400,
+        ok ? true : 'invalid_request',
+      ]);
     }
   });
 });
@@ -274,14 +310,26 @@ describe('compat shapes without a sites file, with the test secrets', () => {
     const ch = (await postJson(open.at('/challenge'), { site_key: 'any-site' })).body;
     const t = (await postVerify(open, buildSubmission(open.kernel, ch, { sessionId: 'hidden' }))).body.token;
     expect(await postRaw(open.at('/turnstile/v0/siteverify'), { secret: 'nope', response: t })).toEqual(refusal('invalid-input-secret'));
-    expect(await postRaw(open.at('/siteverify'), { secret: OPERATOR, response: t, sitekey: 'other-site' })).toEqual(refusal('sitekey-secret-mismatch'));
-    expect((await postRaw(open.at('/recaptcha/api/siteverify'), { secret: OPERATOR, response: t, sitekey: 'any-site' })).body.success).toBe(true);
+    expect(await postRaw(open.at('/siteverify'), { secret: OPERATOR, response: t, sitekey: 'other-site' })).toEqual(
+      refusal('sitekey-secret-mismatch'),
+    );
+    expect((await postRaw(open.at('/recaptcha/api/siteverify'), { secret: OPERATOR, response: t, sitekey: 'any-site' })).body.success).toBe(
+      true,
+    );
   });
 
   it.each(SHAPES)('$service: test secrets give their fixed verdicts, flagged test', async (shape) => {
     const pass = await postForm(open.at(shape.path), { secret: 'test-secret-always-pass', response: 'XXXX.DUMMY.TOKEN.XXXX' });
     const score = shape.scoreWithoutAction ? { score: 1 } : {};
-    expect(pass.body).toEqual({ success: true, challenge_ts: expect.any(String), hostname: '', 'error-codes': [], ...shape.extras, ...score, test: true });
+    expect(pass.body).toEqual({
+      success: true,
+      challenge_ts: expect.any(String),
+      hostname: '',
+      'error-codes': [],
+      ...shape.extras,
+      ...score,
+      test: true,
+    });
     const used = await postForm(open.at(shape.path), { secret: 'test-secret-already-used', response: 'XXXX.DUMMY.TOKEN.XXXX' });
     expect(used.body).toEqual({ success: false, 'error-codes': [shape.duplicate], score: 0, test: true });
     const fail = await postForm(open.at(shape.path), { secret: 'test-secret-always-fail', response: 'XXXX.DUMMY.TOKEN.XXXX' });

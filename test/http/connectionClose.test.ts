@@ -187,7 +187,10 @@ describe('a close answer that waits (on the store)', () => {
   /** A server whose store takes 500 ms to say it is healthy: GET /healthz answers late. */
   let slow: TestServer;
   beforeAll(async () => {
-    slow = await startTestServer({ siteverifyAuthToken: TOKEN }, { store: storeWith({ health: () => new Promise((r) => setTimeout(() => r({ ok: true }), 500)) }) });
+    slow = await startTestServer(
+      { siteverifyAuthToken: TOKEN },
+      { store: storeWith({ health: () => new Promise((r) => setTimeout(() => r({ ok: true }), 500)) }) },
+    );
   });
   afterAll(async () => {
     await slow.close();

@@ -37,12 +37,22 @@ function expectNothingAnsweredAfter(r: Awaited<ReturnType<typeof exchange>>) {
 describe('framing refused with 400 invalid_framing, then the connection closed', () => {
   it.each([
     ['two equal Content-Length headers', 'Content-Length: 16\r\nContent-Length: 16\r\n', BODY, 'more than one Content-Length header'],
-    ['two different Content-Length headers', 'Content-Length: 16\r\nContent-Length: 17\r\n', `${BODY} `, 'more than one Content-Length header'],
+    [
+      'two different Content-Length headers',
+      'Content-Length: 16\r\nContent-Length: 17\r\n',
+      `${BODY} `,
+      'more than one Content-Length header',
+    ],
     ['Transfer-Encoding: identity', 'Transfer-Encoding: identity\r\n', chunked(BODY), 'a Transfer-Encoding other than chunked'],
     ['Transfer-Encoding: xchunked', 'Transfer-Encoding: xchunked\r\n', chunked(BODY), 'a Transfer-Encoding other than chunked'],
     ['Transfer-Encoding: chunkedx', 'Transfer-Encoding: chunkedx\r\n', chunked(BODY), 'a Transfer-Encoding other than chunked'],
     ['Transfer-Encoding: gzip, chunked', 'Transfer-Encoding: gzip, chunked\r\n', chunked(BODY), 'a Transfer-Encoding other than chunked'],
-    ['two Transfer-Encoding headers', 'Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n', chunked(BODY), 'more than one Transfer-Encoding header'],
+    [
+      'two Transfer-Encoding headers',
+      'Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n',
+      chunked(BODY),
+      'more than one Transfer-Encoding header',
+    ],
   ])('%s', async (_name, headers, body, detail) => {
     expectRefusedAndClosed(await exchange(server.port, [post(headers, body)]), detail);
   });
@@ -93,7 +103,7 @@ describe('HEAD, methods, pipelining, Connection: close', () => {
     expect(statuses(r.text)).toEqual([200, 200]);
   });
 
-  it('HEAD with Connection: close: the GET answer\'s headers and length, no body, then the connection closes', async () => {
+  it("HEAD with Connection: close: the GET answer's headers and length, no body, then the connection closes", async () => {
     const body = await (await fetch(server.at('/healthz'))).text();
     const r = await exchange(server.port, ['HEAD /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], 1000);
     expect(r.closed).toBe(true);
@@ -119,7 +129,12 @@ describe('HEAD, methods, pipelining, Connection: close', () => {
 
   it('pipelined requests answered at once are answered in order on one connection', async () => {
     const options = (path: string) => `OPTIONS ${path} HTTP/1.1\r\nHost: x\r\n\r\n`;
-    const r = await exchange(server.port, [options('/verify') + get('/openapi.json') + options('/challenge')], 2000, (t) => statuses(t).length === 3);
+    const r = await exchange(
+      server.port,
+      [options('/verify') + get('/openapi.json') + options('/challenge')],
+      2000,
+      (t) => statuses(t).length === 3,
+    );
     expect(statuses(r.text)).toEqual([204, 200, 204]);
     expect(r.text.indexOf('"openapi"')).toBeGreaterThan(r.text.indexOf('204 No Content'));
     expect(r.closed).toBe(false);
@@ -128,7 +143,9 @@ describe('HEAD, methods, pipelining, Connection: close', () => {
   it('pipelined requests are answered in order; behind an answer that waits on the store, the connection closes instead', async () => {
     // uWebSockets.js drops a connection on which a request arrives while the previous answer is
     // still pending (a Redis round trip); answers that complete at once go out in order.
-    const r = await exchange(server.port, [post('Content-Length: 16\r\n', BODY) + SMUGGLED + get('/readyz')], 2000, (t) => t.includes('"ready"'));
+    const r = await exchange(server.port, [post('Content-Length: 16\r\n', BODY) + SMUGGLED + get('/readyz')], 2000, (t) =>
+      t.includes('"ready"'),
+    );
     const answers = [...r.text.matchAll(/"site_key":"(s|z)"|"status":"ready"/g)].map((m) => m[1] ?? 'ready');
     expect(['s', 'z', 'ready'].slice(0, answers.length)).toEqual(answers);
     if (answers.length < 3) expect(r.closed).toBe(true);
@@ -152,7 +169,11 @@ describe('HEAD, methods, pipelining, Connection: close', () => {
   });
 
   it('requests pipelined behind Connection: close are not answered', async () => {
-    for (const first of [get('/healthz', 'Connection: close\r\n'), get('/nowhere', 'Connection: close\r\n'), post('Connection: close\r\nContent-Length: 16\r\n', BODY)]) {
+    for (const first of [
+      get('/healthz', 'Connection: close\r\n'),
+      get('/nowhere', 'Connection: close\r\n'),
+      post('Connection: close\r\nContent-Length: 16\r\n', BODY),
+    ]) {
       const r = await exchange(server.port, [first + get('/readyz') + SMUGGLED]);
       expect(r.closed).toBe(true);
       expect(r.text).not.toContain('"ready"');

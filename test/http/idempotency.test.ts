@@ -79,7 +79,9 @@ describe('/siteverify idempotency_key', () => {
 
   it('50 concurrent calls with 50 different keys: exactly one success', async () => {
     const t = await token();
-    const all = await Promise.all(Array.from({ length: 50 }, (_, i) => redeem({ token: t, session_id: 'sess', idempotency_key: `k-${i}` })));
+    const all = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => redeem({ token: t, session_id: 'sess', idempotency_key: `k-${i}` })),
+    );
     expect(all.filter((r) => r.body.success === true)).toHaveLength(1);
     expect(all.filter((r) => r.body.error === 'token_already_used')).toHaveLength(49);
   });

@@ -11,7 +11,11 @@ import { type TestServer, startTestServer, testKernel } from '../helpers/server.
 import { secretOf } from '../helpers/sites.js';
 import { until } from '../helpers/until.js';
 
-const site = (name: string, keyboard: Record<string, unknown>) => ({ hostnames: ['shop.example'], secret: secretOf(name), policy: { keyboard } });
+const site = (name: string, keyboard: Record<string, unknown>) => ({
+  hostnames: ['shop.example'],
+  secret: secretOf(name),
+  policy: { keyboard },
+});
 const sitesFile = {
   sites: {
     pinned: site('pinned', { door: 'surge' }),
@@ -26,7 +30,10 @@ const MINUTE = 6_000;
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ scoring: defaultConfig().scoring, trustProxy: 1, powFreePerMinute: 1_000_000, keyboardBudgetMinuteMs: MINUTE }, { sitesFile });
+  server = await startTestServer(
+    { scoring: defaultConfig().scoring, trustProxy: 1, powFreePerMinute: 1_000_000, keyboardBudgetMinuteMs: MINUTE },
+    { sitesFile },
+  );
 });
 afterAll(async () => {
   await server.close();
@@ -60,7 +67,11 @@ async function nonceWithBits(ch: Challenge, min: number, below = 257): Promise<{
  * /verify with a proof of work of `bits` leading zero bits, at least and (with `bitsBelow`) fewer
  * than that (default: what the challenge asks of a keyboard solve), then /siteverify.
  */
-async function solve(ch: Challenge, events: RawEvent[], opts: { bits?: number; bitsBelow?: number; address?: string; noAdvance?: boolean } = {}) {
+async function solve(
+  ch: Challenge,
+  events: RawEvent[],
+  opts: { bits?: number; bitsBelow?: number; address?: string; noAdvance?: boolean } = {},
+) {
   const kernel = await testKernel();
   const pow = await nonceWithBits(ch, opts.bits ?? ch.pow_difficulty_keyboard, opts.bitsBelow);
   const sessionId = `kb-budget-${++sessions}`;
@@ -69,7 +80,11 @@ async function solve(ch: Challenge, events: RawEvent[], opts: { bits?: number; b
   const v = opts.noAdvance ? await postJson(server.at('/verify'), body, headers) : await postVerify(server, body, headers);
   if (v.body.success !== true) return { verify: v.body, siteverify: undefined, claims: undefined };
   const claims = JSON.parse(Buffer.from(String(v.body.token).split('.')[1]!, 'base64url').toString());
-  const s = await postJson(server.at('/siteverify'), { token: v.body.token, session_id: sessionId }, { authorization: `Bearer ${secretOf(ch.site_key)}` });
+  const s = await postJson(
+    server.at('/siteverify'),
+    { token: v.body.token, session_id: sessionId },
+    { authorization: `Bearer ${secretOf(ch.site_key)}` },
+  );
   return { verify: v.body, siteverify: s.body, claims };
 }
 
@@ -78,7 +93,10 @@ describe('a site pinned to surge', () => {
     const ch = await challenge('pinned');
     expect(ch).toMatchObject({ keyboard_door: 'surge', pow_difficulty: 8, pow_difficulty_keyboard: 8 + 3 + 3 });
     const person = await personFor(ch);
-    expect((await solve(ch, person, { bits: 11, bitsBelow: 14 })).verify).toMatchObject({ error_code: 'invalid_pow', detail: 'a keyboard solve needs 14 leading zero bits' });
+    expect((await solve(ch, person, { bits: 11, bitsBelow: 14 })).verify).toMatchObject({
+      error_code: 'invalid_pow',
+      detail: 'a keyboard solve needs 14 leading zero bits',
+    });
     const ch2 = await challenge('pinned');
     const ok = await solve(ch2, await personFor(ch2));
     expect(ok.claims).toMatchObject({ input_type: 'keyboard', method: 'keyboard_strict' });

@@ -23,7 +23,8 @@ function keys(ch: Challenge, cells: readonly Cell[], stepMs: number): RawEvent[]
 const UNSCORED = { scoring: { ...defaultConfig().scoring, mode: 'off' as const }, powDifficulty: 4 };
 
 describe('challenge life by the kind of solve (injected clock)', () => {
-  const POINTER_MS = 120_000, KEYBOARD_MS = 600_000;
+  const POINTER_MS = 120_000,
+    KEYBOARD_MS = 600_000;
   let clock = Date.UTC(2030, 0, 1);
   let server: TestServer;
   beforeAll(async () => {
@@ -68,7 +69,11 @@ describe('challenge life by the kind of solve (injected clock)', () => {
       // A keyboard solve of the same challenge, just inside the keyboard life: spent.
       const again = buildSubmission(server.kernel, ch, { events: keys(ch, solution(server.kernel, ch), 2_000) });
       clock = ch.created_at + KEYBOARD_MS;
-      expect((await postJson(server.at('/verify'), again)).body).toMatchObject({ success: false, score: 0, error_code: 'challenge_not_found' });
+      expect((await postJson(server.at('/verify'), again)).body).toMatchObject({
+        success: false,
+        score: 0,
+        error_code: 'challenge_not_found',
+      });
     } finally {
       clock = start;
     }
@@ -79,7 +84,8 @@ describe('challenge life by the kind of solve (injected clock)', () => {
 // marker kept only for the pointer life would be gone from every store before the replays below.
 describe('a consumed challenge stays spent for the keyboard life (real time)', () => {
   // The keyboard life leaves room for building the keyboard proof of work on a loaded machine.
-  const POINTER_MS = 1_000, KEYBOARD_MS = 12_000;
+  const POINTER_MS = 1_000,
+    KEYBOARD_MS = 12_000;
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ ...UNSCORED, challengeTtlMs: POINTER_MS, keyboardChallengeTtlMs: KEYBOARD_MS });
@@ -101,7 +107,11 @@ describe('a consumed challenge stays spent for the keyboard life (real time)', (
     expect((await postJson(server.at('/verify'), body)).body).toMatchObject({ success: true });
     // Well past the pointer life, inside the keyboard one: still spent.
     await until(Math.max(ch.created_at + 3_500, Date.now() + 500));
-    expect((await postJson(server.at('/verify'), body)).body).toMatchObject({ success: false, score: 0, error_code: 'challenge_not_found' });
+    expect((await postJson(server.at('/verify'), body)).body).toMatchObject({
+      success: false,
+      score: 0,
+      error_code: 'challenge_not_found',
+    });
     await until(ch.created_at + KEYBOARD_MS + 200);
     expect((await postJson(server.at('/verify'), body)).body).toEqual({ success: false, score: 0, error_code: 'challenge_expired' });
   });

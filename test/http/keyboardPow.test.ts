@@ -66,7 +66,10 @@ describe('keyboard solves need pow_difficulty + 3 bits', () => {
     const ch: Challenge = await postChallenge(server, 'site-k');
     const events = keys(ch, solution(server.kernel, ch));
     const pow = nonceWithBits(ch, 11, 257);
-    const { verify, siteverify } = await verifyAndRedeem({ ...buildSubmission(server.kernel, ch, { events, pow, sessionId: 'kb-1' }), input_type: 'mouse' });
+    const { verify, siteverify } = await verifyAndRedeem({
+      ...buildSubmission(server.kernel, ch, { events, pow, sessionId: 'kb-1' }),
+      input_type: 'mouse',
+    });
     expect(verify.body).toMatchObject({ success: true });
     const claims = JSON.parse(Buffer.from(String(verify.body.token).split('.')[1]!, 'base64url').toString());
     expect(claims.input_type).toBe('keyboard');
@@ -77,7 +80,10 @@ describe('keyboard solves need pow_difficulty + 3 bits', () => {
   it('accepts a pointer solve with the base difficulty, whatever input_type the client claims', async () => {
     const ch: Challenge = await postChallenge(server, 'site-k');
     const pow = nonceWithBits(ch, 8, 11);
-    const { verify, siteverify } = await verifyAndRedeem({ ...buildSubmission(server.kernel, ch, { pow, sessionId: 'mouse-1' }), input_type: 'keyboard' });
+    const { verify, siteverify } = await verifyAndRedeem({
+      ...buildSubmission(server.kernel, ch, { pow, sessionId: 'mouse-1' }),
+      input_type: 'keyboard',
+    });
     expect(verify.body).toMatchObject({ success: true });
     expect(siteverify).toMatchObject({ success: true, input_type: 'mouse', method: 'pointer' });
   });

@@ -37,7 +37,16 @@ describe('Metrics', () => {
 
     const series = buckets(text, 'ariadne_pow_difficulty', { thread: '2' });
     expect(series).toHaveLength(MAX_POW_DIFFICULTY + 2);
-    expect(Object.fromEntries(series)).toMatchObject({ '17': 0, '18': 2, '19': 3, '21': 3, '22': 4, [MAX_POW_DIFFICULTY - 1]: 4, [MAX_POW_DIFFICULTY]: 5, '+Inf': 5 });
+    expect(Object.fromEntries(series)).toMatchObject({
+      '17': 0,
+      '18': 2,
+      '19': 3,
+      '21': 3,
+      '22': 4,
+      [MAX_POW_DIFFICULTY - 1]: 4,
+      [MAX_POW_DIFFICULTY]: 5,
+      '+Inf': 5,
+    });
     expect(metricSum(text, 'ariadne_pow_difficulty_count', { thread: '2' })).toBe(5);
     expect(metricSum(text, 'ariadne_pow_difficulty_sum', { thread: '2' })).toBe(18 + 18 + 19 + 22 + MAX_POW_DIFFICULTY);
   });

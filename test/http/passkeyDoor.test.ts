@@ -22,7 +22,11 @@ const PER_HOUR = 3;
 const passkeys = (extra: object = {}) => ({ mode: 'preferred', rp_id: RP_ID, origins: [ORIGIN], ...extra });
 const sitesFile = {
   sites: {
-    door: { hostnames: ['shop.example.com'], secret: secretOf('door'), policy: { passkeys: passkeys({ without_maze: { per_hour: PER_HOUR } }) } },
+    door: {
+      hostnames: ['shop.example.com'],
+      secret: secretOf('door'),
+      policy: { passkeys: passkeys({ without_maze: { per_hour: PER_HOUR } }) },
+    },
     closed: { hostnames: ['shop.example.com'], secret: secretOf('closed'), policy: { passkeys: passkeys() } },
   },
 };
@@ -78,14 +82,23 @@ describe('the passkey door', () => {
     const { c, r } = await pass(auth, 'door', 'bea');
     expect(c.passkey_door).toBe(true);
     expect(r).toMatchObject({ status: 200, body: { success: true, token: expect.any(String) } });
-    expect(claimsOf(r.body.token)).toMatchObject({ method: 'passkey', score: 1, challenge_id: c.id, site_key: 'door', hostname: 'shop.example.com' });
+    expect(claimsOf(r.body.token)).toMatchObject({
+      method: 'passkey',
+      score: 1,
+      challenge_id: c.id,
+      site_key: 'door',
+      hostname: 'shop.example.com',
+    });
     const sv = await postJson(server.at('/siteverify'), { token: r.body.token, session_id: 'sess-p', secret: secretOf('door') });
     expect(sv.body).toMatchObject({ success: true, score: 1 });
     // The same challenge again, with a new assertion: spent (and counted: the assertion verified).
     expect((await pass(auth, 'door', 'bea', c)).r).toMatchObject({ status: 400, body: { error_code: 'challenge_not_found' } });
     expect((await pass(auth, 'door', 'bea')).r.status).toBe(200); // the 3rd verified use of the hour
     const over = (await pass(auth, 'door', 'bea')).r;
-    expect(over).toMatchObject({ status: 429, body: { success: false, error_code: 'passkey_rate_exceeded', detail: `this passkey passed ${PER_HOUR} times this hour` } });
+    expect(over).toMatchObject({
+      status: 429,
+      body: { success: false, error_code: 'passkey_rate_exceeded', detail: `this passkey passed ${PER_HOUR} times this hour` },
+    });
   });
 
   it("refuses another user's passkey and a cloned authenticator (webauthn_failed)", async () => {
@@ -104,14 +117,22 @@ describe('the passkey door', () => {
     const c = await challenge('door', 'eve');
     const r = await post('/passkey', { challenge_id: c.id, site_key: 'door', session_id: 's', stable_id: 'eve' });
     expect(r).toMatchObject({ status: 400, body: { error_code: 'invalid_request' } });
-    const bad = await post('/passkey', { challenge_id: c.id, site_key: 'door', session_id: 's', stable_id: 'eve', webauthn: { id: '', rawId: '', type: 'x', response: { clientDataJSON: '', authenticatorData: '', signature: '' } } });
+    const bad = await post('/passkey', {
+      challenge_id: c.id,
+      site_key: 'door',
+      session_id: 's',
+      stable_id: 'eve',
+      webauthn: { id: '', rawId: '', type: 'x', response: { clientDataJSON: '', authenticatorData: '', signature: '' } },
+    });
     expect(bad).toMatchObject({ status: 400, body: { error_code: 'invalid_request' } });
   });
 
   it('a sites file cannot open the door with passkeys off', () => {
     const config = loadConfig({ SIGNING_SECRET: 'x'.repeat(43) });
     if (!config.ok) throw new Error(config.error);
-    const file = { sites: { s: { hostnames: ['a.example'], secret: secretOf('s'), policy: { passkeys: { mode: 'off', without_maze: {} } } } } };
+    const file = {
+      sites: { s: { hostnames: ['a.example'], secret: secretOf('s'), policy: { passkeys: { mode: 'off', without_maze: {} } } } },
+    };
     expect(() => sitesSnapshot(file, config.config)).toThrow(/site "s": policy\.passkeys\.without_maze: needs passkeys on/);
   });
 });

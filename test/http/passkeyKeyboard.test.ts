@@ -41,13 +41,20 @@ beforeAll(async () => {
       closed: site('closed', { keyboard: { door: 'strict' }, passkeys: { ...door, without_maze: undefined } }),
       open: site('open', { passkeys: door }),
       budgeted: site('budgeted', { keyboard: { floor_per_minute: 1000, client_per_hour: 1 }, passkeys: door }),
-      surge: site('surge', { keyboard: { door: 'surge' }, passkeys: door, privacy_pass: { issuers: [{ name: issuer.name, token_key: issuer.tokenKey }] } }),
+      surge: site('surge', {
+        keyboard: { door: 'surge' },
+        passkeys: door,
+        privacy_pass: { issuers: [{ name: issuer.name, token_key: issuer.tokenKey }] },
+      }),
     },
   };
   dataDir = await mkdtemp(path.join(tmpdir(), 'ariadne-passkey-keyboard-'));
   credentials = await openFileCredentialStore(dataDir);
   const config = { mode: 'preferred' as const, rpId: RP_ID, origins: [ORIGIN], rpName: 'Ariadne' };
-  server = await startTestServer({ scoring: defaultConfig().scoring, webauthn: config, trustProxy: 1, powFreePerMinute: 1_000_000 }, { passkeys: { config, credentials }, sitesFile });
+  server = await startTestServer(
+    { scoring: defaultConfig().scoring, webauthn: config, trustProxy: 1, powFreePerMinute: 1_000_000 },
+    { passkeys: { config, credentials }, sitesFile },
+  );
 });
 afterAll(async () => {
   await server.close(1000);
@@ -69,7 +76,8 @@ async function challenge(siteKey: string, stableId: string): Promise<Challenge> 
 let sessions = 0;
 /** A client address of each person's own, so that no test spends another's per-client keyboard budget. */
 const addresses = new Map<string, string>();
-const addressOf = (stableId: string) => addresses.get(stableId) ?? addresses.set(stableId, `198.51.100.${addresses.size + 1}`).get(stableId)!;
+const addressOf = (stableId: string) =>
+  addresses.get(stableId) ?? addresses.set(stableId, `198.51.100.${addresses.size + 1}`).get(stableId)!;
 /**
  * A keyboard solve of `ch` (`events`) for `stableId`, with `auth`'s assertion over the challenge
  * when given, at the keyboard proof of work the challenge asks, from the person's own address;
@@ -111,14 +119,17 @@ describe('a keyboard solve with a returning passkey, the keyboard door pinned st
     expect(ok.siteverify).toMatchObject({ success: true, method: 'passkey', input_type: 'keyboard' });
   });
 
-  it('spends the passkey door\'s hourly rate: the door and keyboard solves together, refused past it', async () => {
+  it("spends the passkey door's hourly rate: the door and keyboard solves together, refused past it", async () => {
     const auth = await register('strict', 'bob');
     expect((await passDoor(auth, 'strict', 'bob')).status).toBe(200); // 1st use of the hour: the door
     const second = await challenge('strict', 'bob');
     expect((await solve(second, 'bob', await personFor(second), auth)).claims).toMatchObject({ method: 'passkey' }); // 2nd: PER_HOUR
     const third = await challenge('strict', 'bob');
     const over = await solve(third, 'bob', await personFor(third), auth);
-    expect(over).toMatchObject({ status: 429, verify: { success: false, error_code: 'passkey_rate_exceeded', detail: `this passkey passed ${PER_HOUR} times this hour` } });
+    expect(over).toMatchObject({
+      status: 429,
+      verify: { success: false, error_code: 'passkey_rate_exceeded', detail: `this passkey passed ${PER_HOUR} times this hour` },
+    });
     // And the door too: one rate for both.
     expect((await passDoor(auth, 'strict', 'bob')).body).toMatchObject({ error_code: 'passkey_rate_exceeded' });
     // Without the passkey the person is judged as anyone is at a strict door.
@@ -130,12 +141,18 @@ describe('a keyboard solve with a returning passkey, the keyboard door pinned st
     const cy = await register('strict', 'cy');
     await register('strict', 'dee');
     const theirs = await challenge('strict', 'dee');
-    expect((await solve(theirs, 'dee', await personFor(theirs), cy)).verify).toMatchObject({ success: false, error_code: 'webauthn_failed' });
+    expect((await solve(theirs, 'dee', await personFor(theirs), cy)).verify).toMatchObject({
+      success: false,
+      error_code: 'webauthn_failed',
+    });
     const mine = await challenge('strict', 'cy');
     expect((await solve(mine, 'cy', await personFor(mine), cy)).claims).toMatchObject({ method: 'passkey' });
     const clone = new SoftAuthenticator('ES256', ORIGIN, RP_ID, true, { credentialId: cy.credentialId, privateKey: cy.privateKey });
     const cloned = await challenge('strict', 'cy');
-    expect((await solve(cloned, 'cy', await scriptFor(cloned), clone)).verify).toMatchObject({ success: false, error_code: 'webauthn_failed' });
+    expect((await solve(cloned, 'cy', await scriptFor(cloned), clone)).verify).toMatchObject({
+      success: false,
+      error_code: 'webauthn_failed',
+    });
     // Only its counter was at fault: the same key with a counter ahead passes.
     clone.signCount = cy.signCount + 5;
     const ahead = await challenge('strict', 'cy');
@@ -150,7 +167,10 @@ describe('where the passkey does not lift the keyboard door', () => {
     expect(ch.passkey_door).toBeUndefined();
     expect((await solve(ch, 'eli', await scriptFor(ch), auth)).verify).toMatchObject({ success: false, error_code: 'behavioral_rejected' });
     const person = await challenge('closed', 'eli');
-    expect((await solve(person, 'eli', await personFor(person), auth)).siteverify).toMatchObject({ success: true, method: 'keyboard_strict' });
+    expect((await solve(person, 'eli', await personFor(person), auth)).siteverify).toMatchObject({
+      success: true,
+      method: 'keyboard_strict',
+    });
   });
 
   it('at a people-first door a keyboard token stays keyboard, and spends none of the rate', async () => {
@@ -179,6 +199,11 @@ describe('a client over its keyboard budget', () => {
 describe('a challenge in a surge', () => {
   it('announces every door the site has: Privacy Pass, the passkey door and the tightened keyboard door', async () => {
     await register('surge', 'hal');
-    expect(await challenge('surge', 'hal')).toMatchObject({ keyboard_door: 'surge', privacy_pass: true, passkey_door: true, webauthn_request_options: expect.any(Object) });
+    expect(await challenge('surge', 'hal')).toMatchObject({
+      keyboard_door: 'surge',
+      privacy_pass: true,
+      passkey_door: true,
+      webauthn_request_options: expect.any(Object),
+    });
   });
 });

@@ -21,8 +21,17 @@ let stranger: TestIssuer;
 let host: string;
 
 beforeAll(async () => {
-  [trusted, rotated, stranger] = await Promise.all([testIssuer('issuer.example'), testIssuer('issuer.example'), testIssuer('other.example')]);
-  const pp = { issuers: [{ name: trusted.name, token_key: trusted.tokenKey }, { name: rotated.name, token_key: rotated.tokenKey }] };
+  [trusted, rotated, stranger] = await Promise.all([
+    testIssuer('issuer.example'),
+    testIssuer('issuer.example'),
+    testIssuer('other.example'),
+  ]);
+  const pp = {
+    issuers: [
+      { name: trusted.name, token_key: trusted.tokenKey },
+      { name: rotated.name, token_key: rotated.tokenKey },
+    ],
+  };
   server = await startTestServer(
     {},
     {
@@ -65,7 +74,8 @@ describe('the Privacy Pass door', () => {
   it('admits a same-origin GET by its Host (a browser sends no Origin with it, and Sec-Fetch-Site: same-origin)', async () => {
     const ch = await challenge();
     const q = new URLSearchParams({ challenge_id: ch.id, site_key: 'pp', session_id: 'sess-1' });
-    const get = async (headers: string) => firstResponse(server.port, [`GET /privacy-pass?${q} HTTP/1.1\r\nhost: shop.example\r\n${headers}\r\n`]);
+    const get = async (headers: string) =>
+      firstResponse(server.port, [`GET /privacy-pass?${q} HTTP/1.1\r\nhost: shop.example\r\n${headers}\r\n`]);
     expect(await get('sec-fetch-site: same-origin\r\n')).toMatch(/^HTTP\/1\.1 401 [\s\S]*"privacy_pass_required"/);
     // Without it, or from another site, the Origin header is required as ever.
     expect(await get('')).toMatch(/^HTTP\/1\.1 403 [\s\S]*"hostname_not_allowed"/);
@@ -92,7 +102,14 @@ describe('the Privacy Pass door', () => {
     const auth = (await trusted.answer([(await door(ch.id)).wwwAuthenticate!]))!;
     const ok = await door(ch.id, auth);
     expect(ok).toMatchObject({ status: 200, body: { success: true, token: expect.any(String) } });
-    expect(claimsOf(ok.body.token)).toMatchObject({ method: 'privacy_pass', score: 1, challenge_id: ch.id, session_id: 'sess-1', site_key: 'pp', hostname: 'shop.example' });
+    expect(claimsOf(ok.body.token)).toMatchObject({
+      method: 'privacy_pass',
+      score: 1,
+      challenge_id: ch.id,
+      session_id: 'sess-1',
+      site_key: 'pp',
+      hostname: 'shop.example',
+    });
     expect(claimsOf(ok.body.token).input_type).toBeUndefined();
     const sv = await postJson(server.at('/siteverify'), { token: ok.body.token, session_id: 'sess-1', secret: secretOf('pp') });
     expect(sv.body).toMatchObject({ success: true, score: 1, challenge_id: ch.id });
@@ -109,15 +126,24 @@ describe('the Privacy Pass door', () => {
   it('refuses a token for another challenge, another origin or an untrusted key (privacy_pass_rejected)', async () => {
     const [mine, other] = [await challenge(), await challenge()];
     const forOther = await trusted.tokenFor({ challengeId: other.id, host });
-    expect(await door(mine.id, forOther)).toMatchObject({ status: 403, body: { error_code: 'privacy_pass_rejected', detail: 'the token answers another challenge or origin' } });
+    expect(await door(mine.id, forOther)).toMatchObject({
+      status: 403,
+      body: { error_code: 'privacy_pass_rejected', detail: 'the token answers another challenge or origin' },
+    });
     const elsewhere = await trusted.tokenFor({ challengeId: mine.id, host: 'evil.example' });
-    expect(await door(mine.id, elsewhere)).toMatchObject({ status: 403, body: { error_code: 'privacy_pass_rejected', detail: 'the token answers another challenge or origin' } });
+    expect(await door(mine.id, elsewhere)).toMatchObject({
+      status: 403,
+      body: { error_code: 'privacy_pass_rejected', detail: 'the token answers another challenge or origin' },
+    });
     const untrustedName = await stranger.tokenFor({ challengeId: mine.id, host });
     expect(await door(mine.id, untrustedName)).toMatchObject({ status: 403, body: { error_code: 'privacy_pass_rejected' } });
     // Same issuer name, a key the site never listed.
     const impostor = await testIssuer('issuer.example');
     const untrustedKey = await impostor.tokenFor({ challengeId: mine.id, host });
-    expect(await door(mine.id, untrustedKey)).toMatchObject({ status: 403, body: { error_code: 'privacy_pass_rejected', detail: "the token key is not one of issuer.example's trusted keys" } });
+    expect(await door(mine.id, untrustedKey)).toMatchObject({
+      status: 403,
+      body: { error_code: 'privacy_pass_rejected', detail: "the token key is not one of issuer.example's trusted keys" },
+    });
     // None of these spent the challenge: a valid token still passes.
     expect(await door(mine.id, await trusted.tokenFor({ challengeId: mine.id, host }))).toMatchObject({ status: 200 });
   }, 30_000);
@@ -128,7 +154,10 @@ describe('the Privacy Pass door', () => {
     const bytes = Buffer.from(/token="?([A-Za-z0-9_-]+)/.exec(auth)![1]!, 'base64url');
     bytes.writeUInt8(bytes.readUInt8(bytes.length - 1) ^ 1, bytes.length - 1);
     const forged = `PrivateToken token="${bytes.toString('base64url')}"`;
-    expect(await door(ch.id, forged)).toMatchObject({ status: 403, body: { error_code: 'privacy_pass_rejected', detail: 'the token signature does not verify' } });
+    expect(await door(ch.id, forged)).toMatchObject({
+      status: 403,
+      body: { error_code: 'privacy_pass_rejected', detail: 'the token signature does not verify' },
+    });
   });
 
   it('answers an unknown token type and a malformed header with stable 400 codes', async () => {
@@ -156,7 +185,10 @@ describe('the Privacy Pass door', () => {
     expect(await res.json()).toMatchObject({ error_code: 'invalid_request', detail: 'challenge_id: required, at most 64 characters' });
     expect(await door('not-an-id')).toMatchObject({ status: 400, body: { error_code: 'challenge_not_found' } });
     expect(await door(ch.id, undefined, 'plain')).toMatchObject({ status: 404 });
-    const elsewhere = await fetch(server.at(`/privacy-pass?${new URLSearchParams({ challenge_id: ch.id, site_key: 'pp', session_id: 's' })}`), { headers: { origin: 'https://evil.example' } });
+    const elsewhere = await fetch(
+      server.at(`/privacy-pass?${new URLSearchParams({ challenge_id: ch.id, site_key: 'pp', session_id: 's' })}`),
+      { headers: { origin: 'https://evil.example' } },
+    );
     expect(elsewhere.status).toBe(403);
   });
 });
@@ -167,7 +199,10 @@ describe('naming issuers', () => {
     const ok = loadConfig({ SIGNING_SECRET: secret, PRIVACY_PASS_ISSUERS: `${trusted.entry}, ${stranger.entry}` });
     expect(ok.ok && ok.config.privacyPassIssuers.map((i) => i.name)).toEqual(['issuer.example', 'other.example']);
     const bad = loadConfig({ SIGNING_SECRET: secret, PRIVACY_PASS_ISSUERS: 'issuer.example=AAAA' });
-    expect(bad).toMatchObject({ ok: false, error: expect.stringContaining('PRIVACY_PASS_ISSUERS: issuer issuer.example: token key is not a public key') });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('PRIVACY_PASS_ISSUERS: issuer issuer.example: token key is not a public key'),
+    });
     const noName = loadConfig({ SIGNING_SECRET: secret, PRIVACY_PASS_ISSUERS: trusted.tokenKey });
     expect(noName).toMatchObject({ ok: false, error: expect.stringContaining('is not name=token_key') });
   });
@@ -175,15 +210,30 @@ describe('naming issuers', () => {
   it('a sites file names issuers per site and reports a bad key by site and field', () => {
     const config = loadConfig({ SIGNING_SECRET: 'x'.repeat(43) });
     if (!config.ok) throw new Error(config.error);
-    const file = (token_key: string) => ({ sites: { pp: { hostnames: ['a.example'], secret: secretOf('pp'), policy: { privacy_pass: { issuers: [{ name: 'issuer.example', token_key }] } } } } });
-    expect(sitesSnapshot(file(trusted.tokenKey), config.config).sites?.[0]?.policy.privacyPassIssuers).toEqual([{ name: 'issuer.example', tokenKey: trusted.tokenKey }]);
-    expect(() => sitesSnapshot(file('AAAA'), config.config)).toThrow(/site "pp": policy\.privacy_pass\.issuers: issuer issuer\.example: token key is not a public key/);
+    const file = (token_key: string) => ({
+      sites: {
+        pp: {
+          hostnames: ['a.example'],
+          secret: secretOf('pp'),
+          policy: { privacy_pass: { issuers: [{ name: 'issuer.example', token_key }] } },
+        },
+      },
+    });
+    expect(sitesSnapshot(file(trusted.tokenKey), config.config).sites?.[0]?.policy.privacyPassIssuers).toEqual([
+      { name: 'issuer.example', tokenKey: trusted.tokenKey },
+    ]);
+    expect(() => sitesSnapshot(file('AAAA'), config.config)).toThrow(
+      /site "pp": policy\.privacy_pass\.issuers: issuer issuer\.example: token key is not a public key/,
+    );
   });
 });
 
 describe('the rate limit of the Privacy Pass door', () => {
   it('counts requests carrying a token in the /verify bucket, at its boundary; asking for one is not counted', async () => {
-    const limited = await startTestServer({ rateLimitPerMinute: 2, privacyPassIssuers: [{ name: trusted.name, tokenKey: trusted.tokenKey }] });
+    const limited = await startTestServer({
+      rateLimitPerMinute: 2,
+      privacyPassIssuers: [{ name: trusted.name, tokenKey: trusted.tokenKey }],
+    });
     try {
       const at = (id: string, authorization?: string) =>
         fetch(limited.at(`/privacy-pass?${new URLSearchParams({ challenge_id: id, site_key: 'any-site', session_id: 's' })}`), {

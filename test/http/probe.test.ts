@@ -67,7 +67,9 @@ describe('probe issuing', () => {
     expect(ch.requirements.probe).toEqual({ mode: 'required', required_completion_count: 1 });
     expect(ch.probes).toHaveLength(1);
     const p = ch.probes[0];
-    expect(Object.keys(p).sort()).toEqual(['cells', 'distractor_colors', 'id', 'instruction', 'target_color', 'trigger_cell', 'type'].sort());
+    expect(Object.keys(p).sort()).toEqual(
+      ['cells', 'distractor_colors', 'id', 'instruction', 'target_color', 'trigger_cell', 'type'].sort(),
+    );
     expect(p.type).toBe('color_tap');
     // Colours are the hex values the deployed widget names; the instruction names the target.
     const hex = PROBE_COLORS.map((c) => c.hex as string);
@@ -120,10 +122,16 @@ describe('/probe/arm rules', () => {
     expect(r.body.error_code).toBe('probe_not_reached');
   });
 
-  it('arms from the deployed widget\'s keyboard trace, which has no event on the start cell', async () => {
+  it("arms from the deployed widget's keyboard trace, which has no event on the start cell", async () => {
     const ch = await challenge();
     const events = arrowPresses(toTrigger(ch), ch.maze_width, ch.maze_height);
-    const r = await postJson(server.at('/probe/arm'), { challenge_id: ch.id, site_key: ch.site_key, session_id: 'sess', probe_id: ch.probes[0].id, events });
+    const r = await postJson(server.at('/probe/arm'), {
+      challenge_id: ch.id,
+      site_key: ch.site_key,
+      session_id: 'sess',
+      probe_id: ch.probes[0].id,
+      events,
+    });
     expect(r.body).toMatchObject({ success: true });
   });
 
@@ -141,7 +149,12 @@ describe('/probe/arm rules', () => {
       const maze = { seed: ch.maze_seed, width: ch.maze_width, height: ch.maze_height, difficulty: ch.maze_difficulty };
       const centre = (c: Cell) => ({ mx: (c.x + 0.5) / ch.maze_width, my: (c.y + 0.5) / ch.maze_height });
       const jumps = (reached: boolean) =>
-        cells.findIndex((c, i) => i > 1 && server.kernel.walkSegment(maze, centre(cells[0]!), centre(c)) === null && (server.kernel.detour(maze, cells[0]!, c) !== null) === reached);
+        cells.findIndex(
+          (c, i) =>
+            i > 1 &&
+            server.kernel.walkSegment(maze, centre(cells[0]!), centre(c)) === null &&
+            (server.kernel.detour(maze, cells[0]!, c) !== null) === reached,
+        );
       const far = jumps(false);
       if (!refused && far !== -1) {
         expect((await arm(ch, { cells: [cells[0]!, ...cells.slice(far)], along: [1] })).body.error_code).toBe('probe_not_reached');
@@ -186,7 +199,13 @@ describe('/probe/arm rules', () => {
     const ch = await challenge();
     const keys = (cells: Cell[]) => arrowPresses(cells, ch.maze_width, ch.maze_height);
     const armWith = (cells: Cell[]) =>
-      postJson(server.at('/probe/arm'), { challenge_id: ch.id, site_key: ch.site_key, session_id: 'sess', probe_id: ch.probes[0].id, events: keys(cells) });
+      postJson(server.at('/probe/arm'), {
+        challenge_id: ch.id,
+        site_key: ch.site_key,
+        session_id: 'sess',
+        probe_id: ch.probes[0].id,
+        events: keys(cells),
+      });
     const start = clock;
     try {
       clock = ch.expires_at + 60_000;
@@ -195,7 +214,11 @@ describe('/probe/arm rules', () => {
       expect(armed.body.success).toBe(true);
       const done = await later(400, () => complete(ch, armed.body.probe_ticket, target(ch)));
       expect(done.body.success).toBe(true);
-      const body = buildSubmission(server.kernel, ch, { sessionId: 'sess', events: keys(solution(server.kernel, ch)), probeCompletionTokens: [done.body.completion_token] });
+      const body = buildSubmission(server.kernel, ch, {
+        sessionId: 'sess',
+        events: keys(solution(server.kernel, ch)),
+        probeCompletionTokens: [done.body.completion_token],
+      });
       expect((await postJson(server.at('/verify'), body)).body).toMatchObject({ success: true });
       clock = ch.created_at + server.config.keyboardChallengeTtlMs + 1;
       expect((await armWith(toTrigger(ch))).body.error_code).toBe('challenge_expired');
@@ -327,7 +350,10 @@ describe('/verify with probes', () => {
     // A token of the right challenge but another session.
     const a2 = await arm(ch, { sessionId: 'sess-2' });
     const c2 = await later(300, () => complete(ch, a2.body.probe_ticket, target(ch), 'sess-2'));
-    const r = await postVerify(server, buildSubmission(server.kernel, ch, { sessionId: 'sess', probeCompletionTokens: [c2.body.completion_token] }));
+    const r = await postVerify(
+      server,
+      buildSubmission(server.kernel, ch, { sessionId: 'sess', probeCompletionTokens: [c2.body.completion_token] }),
+    );
     expect(r.body.error_code).toBe('probe_failed');
   });
 });

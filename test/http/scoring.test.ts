@@ -116,9 +116,10 @@ describe('scoring enforced at the calibrated threshold (the default)', () => {
     expect(ENFORCED).toEqual({ mode: 'enforce', threshold: defaultTable.threshold, table: 'v3' });
   });
 
-  it.skipIf(!hasHumans)('accepts a held-out person\'s movement laid on the maze; the measured score reaches /siteverify', async () => {
+  it.skipIf(!hasHumans)("accepts a held-out person's movement laid on the maze; the measured score reaches /siteverify", async () => {
     const found = await challengesWithHumanTrace(() => challenge(enforced), 1, 10);
-    const ch = found.chs[0]!, events = found.events[0]!;
+    const ch = found.chs[0]!,
+      events = found.events[0]!;
     const expected = await offlineScore(ch, events);
     const r = await verify(enforced, ch, events);
     expect(r.body).toEqual({ success: true, token: expect.any(String) });
@@ -150,11 +151,14 @@ describe('scoring enforced at the calibrated threshold (the default)', () => {
     expect(await verify(enforced, ch, traceEvents(ch, solution(enforced.kernel, ch)))).toEqual(rejected('behavioral_rejected'));
   });
 
-  it.skipIf(!hasHumans)('rejects the same person\'s trace again on a fresh challenge as duplicate_trace', async () => {
+  it.skipIf(!hasHumans)("rejects the same person's trace again on a fresh challenge as duplicate_trace", async () => {
     // A server of its own: its duplicate memory holds only what this test submits.
     await withServer({ scoring: ENFORCED }, async (server) => {
       // Two mazes of about one laid length, so that one trace fits both.
-      const { chs: [first, second], events } = await challengesWithHumanTrace(() => challenge(server), 2, 30);
+      const {
+        chs: [first, second],
+        events,
+      } = await challengesWithHumanTrace(() => challenge(server), 2, 30);
       expect((await verify(server, first!, events[0]!)).body.success).toBe(true);
       // Laid on another maze it is not the same events, yet the same movement.
       expect(events[1]).not.toEqual(events[0]);
@@ -226,7 +230,14 @@ describe('SCORING_MODE=shadow', () => {
     expect(expected).toBeLessThan(threshold);
     const logged = lines.filter((l) => l.msg === 'shadow score');
     expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatchObject({ level: 30, site_key: 'site-s', score: expected, input_type: 'mouse', duplicate: false, below_threshold: true });
+    expect(logged[0]).toMatchObject({
+      level: 30,
+      site_key: 'site-s',
+      score: expected,
+      input_type: 'mouse',
+      duplicate: false,
+      below_threshold: true,
+    });
     // The reason codes of the low score reach the log and /siteverify alike.
     const reasons = (r.siteverify as { reasons: string[] }).reasons;
     expect(reasons.length).toBeGreaterThanOrEqual(1);
@@ -269,7 +280,11 @@ describe('SCORING_MODE=shadow', () => {
         const r = await postVerify(probed, body);
         expect(r.body.success).toBe(true);
         const s = await postJson(probed.at('/siteverify'), { token: r.body.token, session_id: sessionId });
-        return { score: s.body.score as number, alone: await offlineScore(ch, events), withReaction: await offlineScore(ch, events, [reactionMs]) };
+        return {
+          score: s.body.score as number,
+          alone: await offlineScore(ch, events),
+          withReaction: await offlineScore(ch, events, [reactionMs]),
+        };
       };
       const fast = await solve(160, 21);
       expect(fast.score).toBe(fast.withReaction);

@@ -54,15 +54,20 @@ describe('GET /healthz, /readyz and /metrics', () => {
     });
   });
 
-  it.runIf(process.env.ARIADNE_TEST_WORKERS === '2')('with two serving threads (the workers project), both answer a test\'s requests and /metrics counts both', async () => {
-    await withServer({}, async (s) => {
-      for (let i = 0; i < 20; i++) expect((await postJson(s.at('/challenge'), { site_key: 's' })).status).toBe(200);
-      const text = await (await fetch(s.at('/metrics'))).text();
-      const byThread = ['1', '2'].map((thread) => metricSum(text, 'ariadne_http_requests_total', { route: '/challenge', status: '200', thread }));
-      expect(byThread[0]! + byThread[1]!).toBe(20);
-      expect(Math.min(byThread[0]!, byThread[1]!)).toBeGreaterThan(0);
-    });
-  });
+  it.runIf(process.env.ARIADNE_TEST_WORKERS === '2')(
+    "with two serving threads (the workers project), both answer a test's requests and /metrics counts both",
+    async () => {
+      await withServer({}, async (s) => {
+        for (let i = 0; i < 20; i++) expect((await postJson(s.at('/challenge'), { site_key: 's' })).status).toBe(200);
+        const text = await (await fetch(s.at('/metrics'))).text();
+        const byThread = ['1', '2'].map((thread) =>
+          metricSum(text, 'ariadne_http_requests_total', { route: '/challenge', status: '200', thread }),
+        );
+        expect(byThread[0]! + byThread[1]!).toBe(20);
+        expect(Math.min(byThread[0]!, byThread[1]!)).toBeGreaterThan(0);
+      });
+    },
+  );
 
   it('metrics require the operator bearer token when SITEVERIFY_AUTH_TOKEN is set', async () => {
     const token = 'operator-token-0123456789';
@@ -104,10 +109,18 @@ describe('CORS', () => {
 
   it('a list allows only its origins', async () => {
     await withServer({ corsOrigins: ['https://good.example'] }, async (s) => {
-      const good = await fetch(s.at('/challenge'), { method: 'POST', headers: { origin: 'https://good.example' }, body: '{"site_key":"s"}' });
+      const good = await fetch(s.at('/challenge'), {
+        method: 'POST',
+        headers: { origin: 'https://good.example' },
+        body: '{"site_key":"s"}',
+      });
       expect(good.headers.get('access-control-allow-origin')).toBe('https://good.example');
       expect(good.headers.get('vary')).toBe('origin');
-      const bad = await fetch(s.at('/challenge'), { method: 'POST', headers: { origin: 'https://evil.example' }, body: '{"site_key":"s"}' });
+      const bad = await fetch(s.at('/challenge'), {
+        method: 'POST',
+        headers: { origin: 'https://evil.example' },
+        body: '{"site_key":"s"}',
+      });
       expect(bad.headers.get('access-control-allow-origin')).toBeNull();
     });
   });
@@ -139,7 +152,12 @@ describe('rate limits', () => {
       for (let i = 0; i < 21; i++) statuses.push((await postJson(s.at('/challenge'), { site_key: 's' })).status);
       expect(statuses.slice(0, 20).every((x) => x === 200)).toBe(true);
       expect(statuses[20]).toBe(429);
-      const probe = await postJson(s.at('/probe/complete'), { challenge_id: 'c', session_id: 's', probe_ticket: 't', tapped_cell: { x: 0, y: 0 } });
+      const probe = await postJson(s.at('/probe/complete'), {
+        challenge_id: 'c',
+        session_id: 's',
+        probe_ticket: 't',
+        tapped_cell: { x: 0, y: 0 },
+      });
       expect(probe.body.error_code).toBe('invalid_ticket');
     });
   });
@@ -168,7 +186,16 @@ describe('rate limits', () => {
 });
 
 function validShape(): Record<string, unknown> {
-  return { challenge_id: 'x', site_key: 's', session_id: 's', events: [], pow_proof: { nonce: 0, hash: '' }, public_key: 'k', signature: 's', timestamp: 0 };
+  return {
+    challenge_id: 'x',
+    site_key: 's',
+    session_id: 's',
+    events: [],
+    pow_proof: { nonce: 0, hash: '' },
+    public_key: 'k',
+    signature: 's',
+    timestamp: 0,
+  };
 }
 
 describe('key rotation', () => {
@@ -261,15 +288,19 @@ describe('store unavailable', () => {
     const fail = async (): Promise<never> => {
       throw new StoreUnavailableError('down');
     };
-    await withServer({ rateLimitPerMinute: 1, probeProbability: 1 }, { store: storeWith({ consume: fail, increment: fail }) }, async (s) => {
-      for (let i = 0; i < 15; i++) expect((await postJson(s.at('/challenge'), { site_key: 's' })).status).toBe(200);
-      const ch = (await postJson(s.at('/challenge'), { site_key: 's' })).body;
-      const v = await postJson(s.at('/verify'), buildSubmission(s.kernel, ch));
-      expect(v.status).toBe(503);
-      expect(v.body).toMatchObject({ error_code: 'store_unavailable' });
-      const arm = await postJson(s.at('/probe/arm'), { challenge_id: ch.id, site_key: 's', session_id: 'x', probe_id: 'p', events: [] });
-      expect(arm.status).toBe(503);
-    });
+    await withServer(
+      { rateLimitPerMinute: 1, probeProbability: 1 },
+      { store: storeWith({ consume: fail, increment: fail }) },
+      async (s) => {
+        for (let i = 0; i < 15; i++) expect((await postJson(s.at('/challenge'), { site_key: 's' })).status).toBe(200);
+        const ch = (await postJson(s.at('/challenge'), { site_key: 's' })).body;
+        const v = await postJson(s.at('/verify'), buildSubmission(s.kernel, ch));
+        expect(v.status).toBe(503);
+        expect(v.body).toMatchObject({ error_code: 'store_unavailable' });
+        const arm = await postJson(s.at('/probe/arm'), { challenge_id: ch.id, site_key: 's', session_id: 'x', probe_id: 'p', events: [] });
+        expect(arm.status).toBe(503);
+      },
+    );
   });
 });
 

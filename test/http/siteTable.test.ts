@@ -37,7 +37,9 @@ beforeAll(async () => {
     secret: secretOf(table ?? mode),
     policy: { scoring: { mode, ...(table === undefined ? {} : { table_file: path.join(dir, table) }) } },
   });
-  const sitesFile = { sites: { lenient: site('lenient.json', 'enforce'), strict: site('strict.json', 'enforce'), plain: site(undefined, 'shadow') } };
+  const sitesFile = {
+    sites: { lenient: site('lenient.json', 'enforce'), strict: site('strict.json', 'enforce'), plain: site(undefined, 'shadow') },
+  };
   server = await startTestServer({ scoring: defaultConfig().scoring }, { sitesFile });
 });
 afterAll(async () => {
@@ -54,7 +56,9 @@ let sessions = 0;
 async function solve(siteKey: string) {
   for (let tries = 1; ; tries++) {
     const solved = await solveOnce(siteKey);
-    const duplicate = solved.verify.error_code === 'duplicate_trace' || (solved.siteverify?.reasons as string[] | undefined)?.includes('duplicate_trace') === true;
+    const duplicate =
+      solved.verify.error_code === 'duplicate_trace' ||
+      (solved.siteverify?.reasons as string[] | undefined)?.includes('duplicate_trace') === true;
     if (!duplicate || tries === 5) return solved;
   }
 }
@@ -64,7 +68,16 @@ async function solveOnce(siteKey: string) {
   const sessionId = `site-table-${++sessions}`;
   const events = await windMouseFor(ch);
   const r = await postVerify(server, buildSubmission(server.kernel, ch, { sessionId, events }), { origin: ORIGIN });
-  const redeemed = r.body.success === true ? (await postJson(server.at('/siteverify'), { token: r.body.token, session_id: sessionId }, { authorization: `Bearer ${secretOf(siteKey === 'plain' ? 'shadow' : `${siteKey}.json`)}` })).body : undefined;
+  const redeemed =
+    r.body.success === true
+      ? (
+          await postJson(
+            server.at('/siteverify'),
+            { token: r.body.token, session_id: sessionId },
+            { authorization: `Bearer ${secretOf(siteKey === 'plain' ? 'shadow' : `${siteKey}.json`)}` },
+          )
+        ).body
+      : undefined;
   return { ch, events, verify: r.body, siteverify: redeemed };
 }
 

@@ -26,7 +26,8 @@ afterAll(async () => {
 
 const challenge = (siteKey: string, origin?: string) => postJson(server.at('/challenge'), { site_key: siteKey }, origin ? { origin } : {});
 const verify = (body: Record<string, unknown>, origin?: string) => postVerify(server, body, origin ? { origin } : {});
-const siteverify = (body: Record<string, unknown>, headers: Record<string, string> = {}) => postJson(server.at('/siteverify'), body, headers);
+const siteverify = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  postJson(server.at('/siteverify'), body, headers);
 const bearer = (name: string) => ({ authorization: `Bearer ${secretOf(name)}` });
 
 async function tokenOf(siteKey: string, origin: string, sessionId = 'sess'): Promise<string> {
@@ -37,7 +38,7 @@ async function tokenOf(siteKey: string, origin: string, sessionId = 'sess'): Pro
 }
 
 describe('sites: which pages may ask', () => {
-  it("serves a listed site from its hostnames, under its own policy", async () => {
+  it('serves a listed site from its hostnames, under its own policy', async () => {
     const r = await challenge('shop', SHOP);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ site_key: 'shop', maze_width: 6, maze_height: 5, pow_difficulty: 6 });
@@ -52,14 +53,20 @@ describe('sites: which pages may ask', () => {
     });
     expect(await challenge('shop', 'https://shop.example.evil.net')).toMatchObject({ status: 403 });
     expect(await challenge('blog', 'https://blog.example')).toMatchObject({ status: 403 });
-    expect(await challenge('shop')).toMatchObject({ status: 403, body: { error_code: 'hostname_not_allowed', detail: 'Origin header required' } });
+    expect(await challenge('shop')).toMatchObject({
+      status: 403,
+      body: { error_code: 'hostname_not_allowed', detail: 'Origin header required' },
+    });
     expect(await challenge('nope', SHOP)).toMatchObject({ status: 400, body: { success: false, error_code: 'unknown_site_key' } });
   });
 
   it('checks the Origin again at /verify, before the challenge is spent', async () => {
     const ch = (await challenge('shop', SHOP)).body;
     const body = buildSubmission(server.kernel, ch);
-    expect(await verify(body, 'https://evil.example')).toMatchObject({ status: 403, body: { success: false, score: 0, error_code: 'hostname_not_allowed' } });
+    expect(await verify(body, 'https://evil.example')).toMatchObject({
+      status: 403,
+      body: { success: false, score: 0, error_code: 'hostname_not_allowed' },
+    });
     expect(await verify(body)).toMatchObject({ status: 403 });
     const ok = await verify(body, SHOP);
     expect(ok.body.success).toBe(true);
@@ -76,7 +83,10 @@ describe("sites: who may redeem a site's tokens", () => {
   it("one site's secret cannot redeem another site's token, nor burn it", async () => {
     const t = await tokenOf('blog', BLOG);
     const wrong = await siteverify({ token: t, session_id: 'sess' }, bearer('shop'));
-    expect(wrong).toMatchObject({ status: 200, body: { success: false, error: 'site_key_mismatch', 'error-codes': ['site_key_mismatch'] } });
+    expect(wrong).toMatchObject({
+      status: 200,
+      body: { success: false, error: 'site_key_mismatch', 'error-codes': ['site_key_mismatch'] },
+    });
     const asField = await siteverify({ token: t, session_id: 'sess', secret: secretOf('shop') });
     expect(asField.body.error).toBe('site_key_mismatch');
     const right = await siteverify({ token: t, session_id: 'sess', secret: secretOf('blog'), remoteip: '127.0.0.1' });
@@ -158,18 +168,31 @@ describe('sites: a policy change', () => {
       const upTo = path.slice(0, path.findIndex((c) => c.x === trigger.x && c.y === trigger.y) + 1);
       const armed = await postJson(
         server.at('/probe/arm'),
-        { challenge_id: ch.id, site_key: 'probes', session_id: 'sess', probe_id: ch.probes[0].id, events: traceEvents(ch, upTo, { up: false }) },
+        {
+          challenge_id: ch.id,
+          site_key: 'probes',
+          session_id: 'sess',
+          probe_id: ch.probes[0].id,
+          events: traceEvents(ch, upTo, { up: false }),
+        },
         { origin: SHOP },
       );
       expect(armed.body.success).toBe(true);
       if (changeBeforeComplete) {
         const file = sitesFile();
-        await server.sites.replace(sitesSnapshot({ sites: { ...file.sites, probes: { ...file.sites.probes, policy: { probe_probability: 0.99 } } } }, server.config));
+        await server.sites.replace(
+          sitesSnapshot({ sites: { ...file.sites, probes: { ...file.sites.probes, policy: { probe_probability: 0.99 } } } }, server.config),
+        );
       }
       clock += 400;
       const p = ch.probes[0];
       const cell = p.cells.find((c: any) => c.color === p.target_color);
-      return postJson(server.at('/probe/complete'), { challenge_id: ch.id, session_id: 'sess', probe_ticket: armed.body.probe_ticket, tapped_cell: { x: cell.x, y: cell.y } });
+      return postJson(server.at('/probe/complete'), {
+        challenge_id: ch.id,
+        session_id: 'sess',
+        probe_ticket: armed.body.probe_ticket,
+        tapped_cell: { x: cell.x, y: cell.y },
+      });
     };
     try {
       expect((await run(false)).body.success).toBe(true);

@@ -51,19 +51,20 @@ describe('POST /siteverify', () => {
     expect(await res.json()).toMatchObject({ success: true, session_id: 'sess-f' });
   });
 
-  it.each(['Application/X-WWW-Form-Urlencoded', 'APPLICATION/X-WWW-FORM-URLENCODED; charset=UTF-8', ' application/x-www-form-urlencoded ; charset=utf-8'])(
-    'reads a form body whatever the case of its media type (%j)',
-    async (contentType) => {
-      const { token: t } = await token(`sess-case`);
-      const res = await fetch(server.at('/siteverify'), {
-        method: 'POST',
-        headers: { 'content-type': contentType, ...bearer },
-        body: new URLSearchParams({ token: t, session_id: 'sess-case' }).toString(),
-      });
-      expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ success: true, session_id: 'sess-case' });
-    },
-  );
+  it.each([
+    'Application/X-WWW-Form-Urlencoded',
+    'APPLICATION/X-WWW-FORM-URLENCODED; charset=UTF-8',
+    ' application/x-www-form-urlencoded ; charset=utf-8',
+  ])('reads a form body whatever the case of its media type (%j)', async (contentType) => {
+    const { token: t } = await token(`sess-case`);
+    const res = await fetch(server.at('/siteverify'), {
+      method: 'POST',
+      headers: { 'content-type': contentType, ...bearer },
+      body: new URLSearchParams({ token: t, session_id: 'sess-case' }).toString(),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ success: true, session_id: 'sess-case' });
+  });
 
   it('session_mismatch and invalid_token do not burn the token', async () => {
     const { token: t } = await token('sess-2');
@@ -93,7 +94,12 @@ describe('POST /siteverify', () => {
 
   it('401 without the bearer token or with a wrong one; the token survives', async () => {
     const { token: t } = await token('sess-3');
-    const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer nope' }, { authorization: AUTH }, { authorization: `Bearer ${AUTH}x` }];
+    const attempts: Record<string, string>[] = [
+      {},
+      { authorization: 'Bearer nope' },
+      { authorization: AUTH },
+      { authorization: `Bearer ${AUTH}x` },
+    ];
     for (const headers of attempts) {
       const r = await postJson(server.at('/siteverify'), { token: t, session_id: 'sess-3' }, headers);
       expect(r.status).toBe(401);
@@ -105,7 +111,9 @@ describe('POST /siteverify', () => {
 
   it('50 parallel redemptions of one token give exactly one success', async () => {
     const { token: t } = await token('sess-p');
-    const all = await Promise.all(Array.from({ length: 50 }, () => postJson(server.at('/siteverify'), { token: t, session_id: 'sess-p' }, bearer)));
+    const all = await Promise.all(
+      Array.from({ length: 50 }, () => postJson(server.at('/siteverify'), { token: t, session_id: 'sess-p' }, bearer)),
+    );
     expect(all.filter((r) => r.body.success === true)).toHaveLength(1);
     expect(all.filter((r) => r.body.error === 'token_already_used')).toHaveLength(49);
   });

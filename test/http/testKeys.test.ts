@@ -29,7 +29,12 @@ describe('test keys (development)', () => {
   it('test-always-pass: a flagged challenge with nothing to solve, then the dummy token', async () => {
     const ch = await postJson(server.at('/challenge'), { site_key: 'test-always-pass' }, { origin: 'https://anywhere.example' });
     expect(ch.status).toBe(200);
-    expect(ch.body).toMatchObject({ test: true, site_key: 'test-always-pass', pow_difficulty: 0, requirements: { probe: { mode: 'none' } } });
+    expect(ch.body).toMatchObject({
+      test: true,
+      site_key: 'test-always-pass',
+      pow_difficulty: 0,
+      requirements: { probe: { mode: 'none' } },
+    });
     const v = await postJson(server.at('/verify'), emptySubmission(ch.body));
     expect(v).toMatchObject({ status: 200, body: { success: true, token: DUMMY_TOKEN, test: true } });
   });
@@ -48,12 +53,20 @@ describe('test keys (development)', () => {
   ])('%s answers its fixed verdict for the dummy token, as a field or as the bearer', async (secret, verdict) => {
     const asField = await postJson(server.at('/siteverify'), { token: DUMMY_TOKEN, session_id: 'sess', secret });
     expect(asField).toMatchObject({ status: 200, body: verdict });
-    const asBearer = await postJson(server.at('/siteverify'), { token: DUMMY_TOKEN, session_id: 'sess' }, { authorization: `Bearer ${secret}` });
+    const asBearer = await postJson(
+      server.at('/siteverify'),
+      { token: DUMMY_TOKEN, session_id: 'sess' },
+      { authorization: `Bearer ${secret}` },
+    );
     expect(asBearer.body).toEqual(asField.body);
   });
 
   it('the dummy token is worthless with a real secret', async () => {
-    const r = await postJson(server.at('/siteverify'), { token: DUMMY_TOKEN, session_id: 'sess' }, { authorization: 'Bearer operator-token-0123456789abcdef' });
+    const r = await postJson(
+      server.at('/siteverify'),
+      { token: DUMMY_TOKEN, session_id: 'sess' },
+      { authorization: 'Bearer operator-token-0123456789abcdef' },
+    );
     expect(r.body).toEqual({ success: false, score: 0, error: 'invalid_token', 'error-codes': ['invalid_token'] });
   });
 });
@@ -70,7 +83,10 @@ describe('test keys in production', () => {
     expect(dev.ok && dev.config.testKeys).toBe(true);
     const off = loadConfig({ SIGNING_SECRET: secret, TEST_KEYS: 'off' });
     expect(off.ok && off.config.testKeys).toBe(false);
-    expect(loadConfig({ SIGNING_SECRET: secret, TEST_KEYS: 'maybe' })).toEqual({ ok: false, error: 'Invalid configuration: TEST_KEYS: expected on or off, got "maybe"' });
+    expect(loadConfig({ SIGNING_SECRET: secret, TEST_KEYS: 'maybe' })).toEqual({
+      ok: false,
+      error: 'Invalid configuration: TEST_KEYS: expected on or off, got "maybe"',
+    });
   });
 
   for (const sitesFile of [undefined, { sites: { shop: { hostnames: ['shop.example'], secret: secretOf('shop') } } }]) {
@@ -78,7 +94,10 @@ describe('test keys in production', () => {
       await withServer({ testKeys: false, siteverifyAuthToken: 'operator-token-0123456789abcdef' }, { sitesFile }, async (server) => {
         const ch = await postJson(server.at('/challenge'), { site_key: 'test-always-pass' });
         expect(ch).toMatchObject({ status: 400, body: { error_code: 'unknown_site_key', detail: 'test keys are off (TEST_KEYS)' } });
-        const v = await postJson(server.at('/verify'), emptySubmission({ id: '00000000-0000-0000-0000-000000000000', site_key: 'test-always-pass' }));
+        const v = await postJson(
+          server.at('/verify'),
+          emptySubmission({ id: '00000000-0000-0000-0000-000000000000', site_key: 'test-always-pass' }),
+        );
         expect(v).toMatchObject({ status: 400, body: { error_code: 'unknown_site_key' } });
         const sv = await postJson(server.at('/siteverify'), { token: DUMMY_TOKEN, session_id: 'sess', secret: 'test-secret-always-pass' });
         expect(sv).toMatchObject({ status: 401, body: { error: 'unauthorized' } });

@@ -55,7 +55,10 @@ describe('the time the server saw', () => {
     const r = await verifyAt(hasty.created_at + 1_000, buildSubmission(server.kernel, hasty, { events: traceSpanning(hasty, 8_000) }));
     expect(r.body).toEqual(mismatch(8_000, 1_000));
     const patient = await postChallenge(server, 'site-t');
-    const ok = await verifyAt(patient.created_at + 7_750, buildSubmission(server.kernel, patient, { events: traceSpanning(patient, 8_000) }));
+    const ok = await verifyAt(
+      patient.created_at + 7_750,
+      buildSubmission(server.kernel, patient, { events: traceSpanning(patient, 8_000) }),
+    );
     expect(ok.body).toMatchObject({ success: true });
   });
 
@@ -63,7 +66,10 @@ describe('the time the server saw', () => {
     const ch = await postChallenge(server, 'site-t');
     const body = buildSubmission(server.kernel, ch, { events: traceSpanning(ch, 8_000) });
     expect((await verifyAt(ch.created_at + 1_000, body)).body.error_code).toBe('trace_time_mismatch');
-    expect((await verifyAt(ch.created_at + 60_000, body)).body).toMatchObject({ error_code: 'challenge_not_found', detail: 'challenge already used' });
+    expect((await verifyAt(ch.created_at + 60_000, body)).body).toMatchObject({
+      error_code: 'challenge_not_found',
+      detail: 'challenge already used',
+    });
   });
 
   it('measures latest minus earliest: reordering or a huge time hides nothing', async () => {
@@ -87,9 +93,13 @@ describe('the time the server saw', () => {
     // A path that never reaches the exit, spanning 8 s, sent after 1 s: the time is what is refused.
     const short = traceSpanning(b, 8_000).slice(0, 10);
     short.push({ ...short.at(-1)!, t: 8_000 });
-    expect((await verifyAt(b.created_at + 1_000, buildSubmission(server.kernel, b, { events: short }))).body.error_code).toBe('trace_time_mismatch');
+    expect((await verifyAt(b.created_at + 1_000, buildSubmission(server.kernel, b, { events: short }))).body.error_code).toBe(
+      'trace_time_mismatch',
+    );
     const c = await postChallenge(server, 'site-t');
     const shortC = traceSpanning(c, 8_000).slice(0, 10);
-    expect((await verifyAt(c.created_at + 60_000, buildSubmission(server.kernel, c, { events: shortC }))).body.error_code).toBe('invalid_path');
+    expect((await verifyAt(c.created_at + 60_000, buildSubmission(server.kernel, c, { events: shortC }))).body.error_code).toBe(
+      'invalid_path',
+    );
   });
 });

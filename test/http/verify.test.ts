@@ -60,7 +60,8 @@ describe('POST /verify', () => {
     expect(results.filter((r) => r.body.success === true)).toHaveLength(1);
     const failures = results.filter((r) => r.body.success !== true);
     expect(failures).toHaveLength(49);
-    for (const f of failures) expect(f.body).toEqual({ success: false, score: 0, error_code: 'challenge_not_found', detail: 'challenge already used' });
+    for (const f of failures)
+      expect(f.body).toEqual({ success: false, score: 0, error_code: 'challenge_not_found', detail: 'challenge already used' });
   });
 
   it('ignores maze_seed, cell_size, input_type and rate_limit_binding from the client', async () => {
@@ -76,7 +77,7 @@ describe('POST /verify', () => {
     expect((await postVerify(server, body)).body.success).toBe(true);
   });
 
-  it('accepts the deployed widget\'s keyboard trace: each keydown where the key took the cursor, none on the start', async () => {
+  it("accepts the deployed widget's keyboard trace: each keydown where the key took the cursor, none on the start", async () => {
     const ch = await challenge();
     const events = arrowPresses(solution(server.kernel, ch), ch.maze_width, ch.maze_height);
     expect(events[0]).toMatchObject({ type: 'keydown' });
@@ -84,10 +85,13 @@ describe('POST /verify', () => {
     expect(server.kernel.mapEvent(size, ch.cell_size, events[0]!.x, events[0]!.y, 'keydown')?.cell).not.toEqual({ x: 0, y: 0 });
     const r = await postVerify(server, buildSubmission(server.kernel, ch, { events, sessionId: 'kb' }));
     expect(r.body).toMatchObject({ success: true });
-    expect(await verifyToken(r.body.token, { secret: server.config.signingSecret, sessionId: 'kb', store: server.store })).toMatchObject({ valid: true, inputType: 'keyboard' });
+    expect(await verifyToken(r.body.token, { secret: server.config.signingSecret, sessionId: 'kb', store: server.store })).toMatchObject({
+      valid: true,
+      inputType: 'keyboard',
+    });
   });
 
-  it('walks a trace drawn on the deployed widget\'s compact canvas (28 px cells), not on the issued one only', async () => {
+  it("walks a trace drawn on the deployed widget's compact canvas (28 px cells), not on the issued one only", async () => {
     const ch = await challenge();
     // Each step entered just past the edge: on the issued 40 px canvas the last point falls short of the exit.
     const events = traceEvents({ ...ch, cell_size: 28 }, solution(server.kernel, ch), { along: [0.55] });
@@ -157,7 +161,10 @@ describe('POST /verify', () => {
       const tooLong = (c: typeof ch2) => solution(server.kernel, c).length - 1 > c.maze_width - 1 + (c.maze_height - 1) + 4;
       for (let i = 0; i < 20 && !tooLong(ch2); i++) ch2 = await challenge();
       expect(tooLong(ch2)).toBe(true);
-      const jump = [{ x: 0, y: 0 }, { x: ch2.maze_width - 1, y: ch2.maze_height - 1 }];
+      const jump = [
+        { x: 0, y: 0 },
+        { x: ch2.maze_width - 1, y: ch2.maze_height - 1 },
+      ];
       r = await postVerify(server, buildSubmission(server.kernel, ch2, { events: traceEvents(ch2, jump, { along: [1] }) }));
       expect(r.body.error_code).toBe('invalid_path');
     });
@@ -165,7 +172,10 @@ describe('POST /verify', () => {
     it('invalid_signature for a wrong key, a tampered signature, another text, bad encodings', async () => {
       const cases: ((b: Record<string, unknown>, ch: any) => Record<string, unknown>)[] = [
         (b) => ({ ...b, public_key: newSigner().publicKey }),
-        (b) => ({ ...b, signature: Buffer.from(Buffer.from(b.signature as string, 'base64').map((x, i) => (i === 5 ? x ^ 1 : x))).toString('base64') }),
+        (b) => ({
+          ...b,
+          signature: Buffer.from(Buffer.from(b.signature as string, 'base64').map((x, i) => (i === 5 ? x ^ 1 : x))).toString('base64'),
+        }),
         (b) => ({ ...b, signature: Buffer.alloc(10).toString('base64') }),
         (b) => ({ ...b, public_key: Buffer.from('{"kty":"EC"}').toString('base64') }),
         (b) => ({ ...b, public_key: 'not base64 at all !!' }),

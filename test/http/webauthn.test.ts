@@ -46,7 +46,10 @@ afterAll(async () => {
 
 async function post(mode: WebAuthnMode, route: string, body: unknown): Promise<{ status: number; body: Record<string, any> }> {
   const server = servers.get(mode)!.server;
-  const send = route === '/verify' ? postVerify(server, body as Record<string, unknown>, { origin: ORIGIN }) : postJson(server.at(route), body, { origin: ORIGIN });
+  const send =
+    route === '/verify'
+      ? postVerify(server, body as Record<string, unknown>, { origin: ORIGIN })
+      : postJson(server.at(route), body, { origin: ORIGIN });
   const { status, body: answer } = await send;
   return { status, body: answer };
 }
@@ -95,25 +98,32 @@ async function verifyWith(
 const rejected = (code: string) => ({ status: 400, body: expect.objectContaining({ success: false, error_code: code }) });
 
 describe('passkeys over HTTP', () => {
-  it.each<SoftAlgorithm>(['ES256', 'EdDSA'])('registers a %s passkey and passes /verify with its assertion (required mode)', async (alg) => {
-    const stableId = `happy-${alg}`;
-    const auth = await register('required', alg, 'site-a', stableId);
-    const c = await challenge('required', 'site-a', stableId);
-    expect(c.requirements.webauthn).toEqual({ mode: 'required' });
-    expect(c.webauthn_request_options).toEqual({
-      challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
-      rpId: RP_ID,
-      timeout: 60_000,
-      userVerification: 'required',
-      allowCredentials: [{ id: auth.id, type: 'public-key', transports: ['internal'] }],
-    });
-    const body = buildSubmission(servers.get('required')!.server.kernel, c, { sessionId: 'sess-1' });
-    const r = await post('required', '/verify', { ...body, stable_id: stableId, webauthn: auth.assert(c.webauthn_request_options!.challenge) });
-    expect(r.status).toBe(200);
-    expect(r.body).toEqual({ success: true, token: expect.any(String) });
-    const check = await post('required', '/siteverify', { token: r.body.token, session_id: 'sess-1' });
-    expect(check.body.success).toBe(true);
-  });
+  it.each<SoftAlgorithm>(['ES256', 'EdDSA'])(
+    'registers a %s passkey and passes /verify with its assertion (required mode)',
+    async (alg) => {
+      const stableId = `happy-${alg}`;
+      const auth = await register('required', alg, 'site-a', stableId);
+      const c = await challenge('required', 'site-a', stableId);
+      expect(c.requirements.webauthn).toEqual({ mode: 'required' });
+      expect(c.webauthn_request_options).toEqual({
+        challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        rpId: RP_ID,
+        timeout: 60_000,
+        userVerification: 'required',
+        allowCredentials: [{ id: auth.id, type: 'public-key', transports: ['internal'] }],
+      });
+      const body = buildSubmission(servers.get('required')!.server.kernel, c, { sessionId: 'sess-1' });
+      const r = await post('required', '/verify', {
+        ...body,
+        stable_id: stableId,
+        webauthn: auth.assert(c.webauthn_request_options!.challenge),
+      });
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({ success: true, token: expect.any(String) });
+      const check = await post('required', '/siteverify', { token: r.body.token, session_id: 'sess-1' });
+      expect(check.body.success).toBe(true);
+    },
+  );
 
   it('a malformed webauthn field is refused before the challenge is consumed: the valid retry of the same challenge passes', async () => {
     const stableId = 'malformed-then-valid';
@@ -137,7 +147,10 @@ describe('passkeys over HTTP', () => {
 
   it('registration options carry the spec fields, exclude existing credentials, and work under the API prefix', async () => {
     const auth = await register('preferred', 'EdDSA', 'site-a', 'opts');
-    const { status, body } = await postJson(servers.get('preferred')!.server.at('/api/captcha/webauthn/register/options'), { site_key: 'site-a', stable_id: 'opts' });
+    const { status, body } = await postJson(servers.get('preferred')!.server.at('/api/captcha/webauthn/register/options'), {
+      site_key: 'site-a',
+      stable_id: 'opts',
+    });
     expect(status).toBe(200);
     expect(body.session_id).toEqual(expect.any(String));
     expect(body.options).toMatchObject({
@@ -146,7 +159,11 @@ describe('passkeys over HTTP', () => {
       user: { id: expect.any(String), name: 'opts', displayName: 'opts' },
       attestation: 'none',
       authenticatorSelection: { userVerification: 'required' },
-      pubKeyCredParams: [{ alg: -8, type: 'public-key' }, { alg: -7, type: 'public-key' }, { alg: -257, type: 'public-key' }],
+      pubKeyCredParams: [
+        { alg: -8, type: 'public-key' },
+        { alg: -7, type: 'public-key' },
+        { alg: -257, type: 'public-key' },
+      ],
       excludeCredentials: [{ id: auth.id, type: 'public-key', transports: ['internal'] }],
     });
   });
@@ -174,7 +191,9 @@ describe('passkeys over HTTP', () => {
 
     expect((await verifyWith('preferred', 'site-a', 'pref')).body).toEqual({ success: true, token: expect.any(String) });
     expect((await verifyWith('preferred', 'site-a', 'pref', (ch) => auth.assert(ch))).status).toBe(200);
-    expect(await verifyWith('preferred', 'site-a', 'pref', (ch) => auth.assert(ch, { origin: 'https://evil.example.net' }))).toEqual(rejected('webauthn_failed'));
+    expect(await verifyWith('preferred', 'site-a', 'pref', (ch) => auth.assert(ch, { origin: 'https://evil.example.net' }))).toEqual(
+      rejected('webauthn_failed'),
+    );
     // An assertion needs the stable_id it is for.
     expect(await verifyWith('preferred', 'site-a', undefined, (ch) => auth.assert(ch))).toEqual({
       status: 400,
@@ -208,7 +227,11 @@ describe('passkeys over HTTP', () => {
   describe('rejections, each with its code', () => {
     it('registration: wrong origin, wrong RP id, wrong challenge, replayed session, garbage base64url', async () => {
       const auth = new SoftAuthenticator('ES256', ORIGIN, RP_ID);
-      for (const over of [{ origin: 'https://evil.example.net' }, { rpId: 'evil.example.net' }, { challenge: randomBytes(32).toString('base64url') }]) {
+      for (const over of [
+        { origin: 'https://evil.example.net' },
+        { rpId: 'evil.example.net' },
+        { challenge: randomBytes(32).toString('base64url') },
+      ]) {
         const { session_id, options } = await openRegistration('required', 'site-a', 'reg-bad');
         expect(await post('required', '/webauthn/register/verify', { session_id, response: auth.register(options, over) })).toEqual({
           status: 400,
@@ -222,7 +245,9 @@ describe('passkeys over HTTP', () => {
         status: 400,
         body: { success: false, error_code: 'registration_session_not_found', detail: 'already used' },
       });
-      expect(await post('required', '/webauthn/register/verify', { session_id: 'not-a-session', response: replay })).toEqual(rejected('registration_session_not_found'));
+      expect(await post('required', '/webauthn/register/verify', { session_id: 'not-a-session', response: replay })).toEqual(
+        rejected('registration_session_not_found'),
+      );
 
       const fresh = await openRegistration('required', 'site-a', 'reg-bad');
       const good = new SoftAuthenticator('EdDSA', ORIGIN, RP_ID).register(fresh.options);
@@ -232,8 +257,12 @@ describe('passkeys over HTTP', () => {
         body: { success: false, error_code: 'invalid_request', detail: 'response.response.clientDataJSON' },
       });
       const notCbor = { ...good, response: { ...good.response, attestationObject: 'AAAAAAAA' } };
-      expect(await post('required', '/webauthn/register/verify', { session_id: fresh.session_id, response: notCbor })).toEqual(rejected('registration_failed'));
-      expect(await post('required', '/webauthn/register/verify', { session_id: fresh.session_id, response: 'nope' })).toEqual(rejected('invalid_request'));
+      expect(await post('required', '/webauthn/register/verify', { session_id: fresh.session_id, response: notCbor })).toEqual(
+        rejected('registration_failed'),
+      );
+      expect(await post('required', '/webauthn/register/verify', { session_id: fresh.session_id, response: 'nope' })).toEqual(
+        rejected('invalid_request'),
+      );
     });
 
     it('assertion: wrong origin, wrong RP id, wrong challenge, tampered signature, garbage base64url', async () => {
@@ -257,7 +286,10 @@ describe('passkeys over HTTP', () => {
           const a = auth.assert(ch);
           return { ...a, response: { ...a.response, authenticatorData: '%%%' } };
         }),
-      ).toEqual({ status: 400, body: { success: false, score: 0, error_code: 'invalid_request', detail: 'webauthn.response.authenticatorData' } });
+      ).toEqual({
+        status: 400,
+        body: { success: false, score: 0, error_code: 'invalid_request', detail: 'webauthn.response.authenticatorData' },
+      });
       expect(await v((ch) => ({ ...auth.assert(ch), type: 'password' }))).toEqual(rejected('invalid_request'));
       // After all that, the passkey still works.
       expect((await v((ch) => auth.assert(ch))).status).toBe(200);

@@ -51,19 +51,28 @@ it('keeps a passkey registered right before kill -9 of the server, and it assert
   const first = await startServer(dataDir);
   const auth = new SoftAuthenticator('ES256', ORIGIN, RP_ID);
   const opened = await post(first.base, '/webauthn/register/options', { site_key: 'site-a', stable_id: 'durable' });
-  const done = await post(first.base, '/webauthn/register/verify', { session_id: opened.body.session_id, response: auth.register(opened.body.options as { challenge: string }) });
+  const done = await post(first.base, '/webauthn/register/verify', {
+    session_id: opened.body.session_id,
+    response: auth.register(opened.body.options as { challenge: string }),
+  });
   first.proc.kill('SIGKILL');
   expect(done).toEqual({ status: 200, body: { success: true, credential_id: auth.id } });
   expect(await killed(first.proc)).toBe('SIGKILL');
 
   const second = await startServer(dataDir);
-  const c = (await post(second.base, '/challenge', { site_key: 'site-a', stable_id: 'durable', client_capabilities: { webauthn_available: true } })).body as Challenge & Record<string, any>;
+  const c = (
+    await post(second.base, '/challenge', { site_key: 'site-a', stable_id: 'durable', client_capabilities: { webauthn_available: true } })
+  ).body as Challenge & Record<string, any>;
   expect(c.webauthn_request_options!.allowCredentials).toEqual([{ id: auth.id, type: 'public-key', transports: ['internal'] }]);
   // This server reads real time: a trace of 1 ms steps fits the time since the challenge.
   const kernel = await testKernel();
   const events = traceEvents(c, solution(kernel, c), { stepMs: 1 });
   const body = buildSubmission(kernel, c, { sessionId: randomUUID(), events });
-  const r = await post(second.base, '/verify', { ...body, stable_id: 'durable', webauthn: auth.assert(c.webauthn_request_options!.challenge) });
+  const r = await post(second.base, '/verify', {
+    ...body,
+    stable_id: 'durable',
+    webauthn: auth.assert(c.webauthn_request_options!.challenge),
+  });
   expect(r).toEqual({ status: 200, body: { success: true, token: expect.any(String) } });
 });
 
@@ -79,7 +88,10 @@ it('under load, kill -9 loses no acknowledged passkey, and after the restart the
       const auth = new SoftAuthenticator('ES256', ORIGIN, RP_ID);
       try {
         const opened = await post(first.base, '/webauthn/register/options', { site_key: 'site-a', stable_id: stableId });
-        const done = await post(first.base, '/webauthn/register/verify', { session_id: opened.body.session_id, response: auth.register(opened.body.options as { challenge: string }) });
+        const done = await post(first.base, '/webauthn/register/verify', {
+          session_id: opened.body.session_id,
+          response: auth.register(opened.body.options as { challenge: string }),
+        });
         if (done.status === 200 && done.body.success === true) acknowledged.push({ stableId, id: auth.id });
       } catch {
         return; // the server is gone
@@ -96,8 +108,13 @@ it('under load, kill -9 loses no acknowledged passkey, and after the restart the
 
   const second = await startServer(dataDir);
   for (const { stableId, id } of acked) {
-    const c = (await post(second.base, '/challenge', { site_key: 'site-a', stable_id: stableId, client_capabilities: { webauthn_available: true } })).body as Record<string, any>;
-    expect(c.webauthn_request_options?.allowCredentials?.map((a: { id: string }) => a.id), stableId).toEqual([id]);
+    const c = (
+      await post(second.base, '/challenge', { site_key: 'site-a', stable_id: stableId, client_capabilities: { webauthn_available: true } })
+    ).body as Record<string, any>;
+    expect(
+      c.webauthn_request_options?.allowCredentials?.map((a: { id: string }) => a.id),
+      stableId,
+    ).toEqual([id]);
   }
   // Opening the log cut any torn append: every line is a whole record.
   const log = await readFile(path.join(dataDir, 'credentials.jsonl'), 'utf8');

@@ -22,7 +22,12 @@ let k: Kernel;
 let maze: Maze;
 
 /** A pointer event at (X, Y) in cell units (canvas fractions, kernel.md 3). */
-const pointer = (X: number, Y: number, type = 'move'): RawEvent => ({ x: (20 + X * CELL) / (8 * CELL + 40), y: (20 + Y * CELL) / (8 * CELL + 64), t: 0, type });
+const pointer = (X: number, Y: number, type = 'move'): RawEvent => ({
+  x: (20 + X * CELL) / (8 * CELL + 40),
+  y: (20 + Y * CELL) / (8 * CELL + 64),
+  t: 0,
+  type,
+});
 const centre = (c: Cell, type = 'move'): RawEvent => ({ ...canvasCentre(c, 8, 8, CELL), t: 0, type });
 const keyAt = (c: Cell): RawEvent => ({ x: (c.x + 0.5) / 8, y: (c.y + 0.5) / 8, t: 0, type: 'keydown', key: 'ArrowDown' });
 const upTo = (c: string) => SOLUTION.slice(0, SOLUTION.findIndex((s) => `${s.x},${s.y}` === c) + 1);
@@ -82,13 +87,19 @@ describe('the bounded detour on a generated maze', () => {
     // Past the canvas's bottom-right edge: clamped into the exit.
     expect(run([...solved, pointer(9, 9), pointer(8.5, 7.5)]).valid).toBe(true);
     // An open step out of the exit leaves it (for both walks).
-    expect(run([...solved, ...jitter, centre({ x: 6, y: 7 })])).toEqual({ valid: false, cells: [...SOLUTION, { x: 6, y: 7 }], firstStartIndex: 0 });
+    expect(run([...solved, ...jitter, centre({ x: 6, y: 7 })])).toEqual({
+      valid: false,
+      cells: [...SOLUTION, { x: 6, y: 7 }],
+      firstStartIndex: 0,
+    });
   });
 
   it('fills a keyboard jump the same way, keydowns included; the keyboard start rule is unchanged', () => {
     // The deployed widget's presses (none on the start), with the U from (0,2) to (2,4) skipped.
     const presses = arrowPresses(SOLUTION, 8, 8);
-    const skipped = presses.filter((e) => !['0,3', '0,4', '0,5', '0,6', '1,6', '1,5', '2,5'].includes(`${Math.floor(e.x * 8)},${Math.floor(e.y * 8)}`));
+    const skipped = presses.filter(
+      (e) => !['0,3', '0,4', '0,5', '0,6', '1,6', '1,5', '2,5'].includes(`${Math.floor(e.x * 8)},${Math.floor(e.y * 8)}`),
+    );
     expect(skipped.length).toBe(presses.length - 14);
     expect(run(skipped)).toEqual({ valid: true, cells: SOLUTION, firstStartIndex: 0 });
     expect(referenceWalkValid(maze, CELL, skipped, 'segment')).toBe(false);
@@ -96,7 +107,11 @@ describe('the bounded detour on a generated maze', () => {
     // rule is the segment walk's); after a keydown on the start it is a detour like any other.
     const detoured = cellsOf('0,0 0,1 1,1 1,0 2,0');
     expect(run([keyAt({ x: 2, y: 0 })], { kind: 'probe', trigger: { x: 2, y: 0 } }).valid).toBe(false);
-    expect(run([keyAt({ x: 0, y: 0 }), keyAt({ x: 2, y: 0 })], { kind: 'probe', trigger: { x: 2, y: 0 } })).toEqual({ valid: true, cells: detoured, firstStartIndex: 0 });
+    expect(run([keyAt({ x: 0, y: 0 }), keyAt({ x: 2, y: 0 })], { kind: 'probe', trigger: { x: 2, y: 0 } })).toEqual({
+      valid: true,
+      cells: detoured,
+      firstStartIndex: 0,
+    });
     expect(run([keyAt({ x: 2, y: 0 }), ...presses])).toEqual({ valid: true, cells: SOLUTION, firstStartIndex: 1 });
   });
 
@@ -136,7 +151,10 @@ describe('the tie order N, S, E, W (mazes with cycles)', () => {
     expect(c.kernel.detour(m, p, q)).toEqual(cellsOf(route));
     // In a replay: the segment between the two centres meets the closed centre cell, so the
     // detour fills the jump, recording the same route.
-    const events = [{ ...canvasCentre(p, 3, 3, CELL), t: 0, type: 'down' }, { ...canvasCentre(q, 3, 3, CELL), t: 0, type: 'move' }];
+    const events = [
+      { ...canvasCentre(p, 3, 3, CELL), t: 0, type: 'down' },
+      { ...canvasCentre(q, 3, 3, CELL), t: 0, type: 'move' },
+    ];
     const r = c.kernel.replay(m, c.kernel.packEvents(events), CELL, { kind: 'probe', trigger: q });
     expect(r.cells).toEqual([p, ...cellsOf(route)]);
     expect(referenceReplay(m, CELL, events, q).cells).toEqual(r.cells);

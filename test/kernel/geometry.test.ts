@@ -57,7 +57,13 @@ describe('canvas geometry (kernel.md section 3)', () => {
 
   it('maps every cell centre back to its cell for several sizes and cell sizes', async () => {
     const k = await getKernel();
-    for (const [w, h, c] of [[2, 2, 40], [8, 12, 40], [32, 32, 12.5], [5, 31, 1000], [3, 7, 0.5]] as const) {
+    for (const [w, h, c] of [
+      [2, 2, 40],
+      [8, 12, 40],
+      [32, 32, 12.5],
+      [5, 31, 1000],
+      [3, 7, 0.5],
+    ] as const) {
       for (let y = 0; y < h; y++) {
         for (let x = 0; x < w; x++) {
           const at = canvasCentre({ x, y }, w, h, c);

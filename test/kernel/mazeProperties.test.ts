@@ -48,7 +48,10 @@ describe('maze properties over many seeds', () => {
 
       // Connected with n-1 edges: a tree, so the start-exit path is unique: BFS finds it.
       const parent = bfsParents(walls, width, height);
-      expect(parent.every((p) => p >= 0), where).toBe(true);
+      expect(
+        parent.every((p) => p >= 0),
+        where,
+      ).toBe(true);
       const path: number[] = [];
       for (let c = width * height - 1; c !== 0; c = parent[c]!) path.push(c);
       path.push(0);

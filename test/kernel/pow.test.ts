@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { getKernel } from './helpers/kernel.js';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-const hashOf = (challenge: string, nonce: number) => createHash('sha256').update(challenge + String(nonce), 'utf8').digest();
+const hashOf = (challenge: string, nonce: number) =>
+  createHash('sha256')
+    .update(challenge + String(nonce), 'utf8')
+    .digest();
 function zeros(d: Buffer): number {
   let bits = 0;
   while (bits < 256 && ((d[bits >> 3]! >> (7 - (bits & 7))) & 1) === 0) bits++;
@@ -60,7 +63,11 @@ describe('solvePow', () => {
       expect(r.hash).toBe(hashOf(challenge, r.nonce!).toString('hex'));
       expect(r.next).toBe(r.nonce! + 1);
       expect(zeros(hashOf(challenge, r.nonce!))).toBeGreaterThanOrEqual(12);
-      expect(k.checkPow(challenge, r.nonce!, 12)).toEqual({ valid: true, hash: r.hash, leadingZeroBits: zeros(hashOf(challenge, r.nonce!)) });
+      expect(k.checkPow(challenge, r.nonce!, 12)).toEqual({
+        valid: true,
+        hash: r.hash,
+        leadingZeroBits: zeros(hashOf(challenge, r.nonce!)),
+      });
     }
   });
 

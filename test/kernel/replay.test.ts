@@ -23,7 +23,9 @@ const onSolution = (c: Cell) => solution.some((s) => s.x === c.x && s.y === c.y)
 /** A solution cell with an open neighbour off the solution (the mouth of a dead end). */
 function branch(): { at: number; into: Cell } {
   for (let i = 1; i < solution.length - 1; i++) {
-    const off = openNeighbours(maze.walls, 8, index(solution[i]!)).map(cellAt).find((n) => !onSolution(n));
+    const off = openNeighbours(maze.walls, 8, index(solution[i]!))
+      .map(cellAt)
+      .find((n) => !onSolution(n));
     if (off) return { at: i, into: off };
   }
   throw new Error('no branch');
@@ -34,7 +36,12 @@ function walled(): { at: number; behind: Cell } {
   for (let i = 0; i < solution.length - 1; i++) {
     const c = solution[i]!;
     const open = openNeighbours(maze.walls, 8, index(c));
-    for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]] as const) {
+    for (const [dx, dy] of [
+      [1, 0],
+      [-1, 0],
+      [0, 1],
+      [0, -1],
+    ] as const) {
       const n = { x: c.x + dx, y: c.y + dy };
       if (n.x < 0 || n.y < 0 || n.x >= 8 || n.y >= 8 || open.includes(index(n)) || onSolution(n)) continue;
       if (k.detour(maze, c, n) === null) return { at: i, behind: n };
@@ -252,7 +259,12 @@ describe('replay, strict probe prefix', () => {
   });
 
   it('skips non-finite events and ignored types', () => {
-    const events = [...trace(solution.slice(0, 3)), { x: NaN, y: NaN, t: 0, type: 'move' }, at({ x: 7, y: 7 }, 'up'), ...trace(solution.slice(3, upTo + 1))];
+    const events = [
+      ...trace(solution.slice(0, 3)),
+      { x: NaN, y: NaN, t: 0, type: 'move' },
+      at({ x: 7, y: 7 }, 'up'),
+      ...trace(solution.slice(3, upTo + 1)),
+    ];
     expect(run(events, probe()).valid).toBe(true);
   });
 

@@ -73,7 +73,8 @@ function randomTrace(m: Maze, cellSize: number, steps: Step[], finish: number): 
   let at = 0;
   let cur: Cell = sol[0]!;
   const events: RawEvent[] = [eventAt(m, cellSize, 0.5, 0.5, 'down')];
-  const emit = (c: Cell, u: number, v: number, key: boolean) => events.push(eventAt(m, cellSize, c.x + u, c.y + v, key ? 'keydown' : 'move'));
+  const emit = (c: Cell, u: number, v: number, key: boolean) =>
+    events.push(eventAt(m, cellSize, c.x + u, c.y + v, key ? 'keydown' : 'move'));
   for (const s of steps) {
     switch (s.kind) {
       case 'follow':
@@ -258,36 +259,43 @@ describe('replay properties on random mazes (fast-check)', () => {
     let detours = 0;
     let steps = 0;
     fc.assert(
-      fc.property(mazeArb, fc.array(between(0.3, 1), { minLength: 1, maxLength: 30 }), between(1, 6), between(0, 0.45), fc.boolean(), (p, strides, scale, wobble, key) => {
-        const m = k.generateMaze(p);
-        const events = stroke(m, p.cellSize, strides, scale, wobble, key);
-        let before: Cell[] | null = [];
-        for (let i = 1; i <= events.length; i++) {
-          const prefix = events.slice(0, i);
-          // The cells reported are rule 3's walk's, unless only the plain walk accepts the prefix.
-          if (referenceWalkValid(m, p.cellSize, prefix, 'plain') && !referenceWalkValid(m, p.cellSize, prefix, 'full')) {
-            before = null;
-            continue;
-          }
-          const { cells } = k.replay(m, k.packEvents(prefix), p.cellSize, { kind: 'verify' });
-          expect(wallViolations(m, cells)).toEqual([]);
-          if (before !== null && before.length > 0) {
-            // The walk only appends: what this event added is what it reached.
-            expect(cells.slice(0, before.length)).toEqual(before);
-            const added = cells.length - before.length;
-            const a = before.at(-1)!;
-            const b = cells.at(-1)!;
-            const apart = Math.abs(a.x - b.x) + Math.abs(a.y - b.y);
-            if (added > 0) {
-              expect(added).toBeGreaterThanOrEqual(apart);
-              expect(added).toBeLessThanOrEqual(apart + DETOUR_SLACK);
-              steps++;
-              if (added > apart) detours++;
+      fc.property(
+        mazeArb,
+        fc.array(between(0.3, 1), { minLength: 1, maxLength: 30 }),
+        between(1, 6),
+        between(0, 0.45),
+        fc.boolean(),
+        (p, strides, scale, wobble, key) => {
+          const m = k.generateMaze(p);
+          const events = stroke(m, p.cellSize, strides, scale, wobble, key);
+          let before: Cell[] | null = [];
+          for (let i = 1; i <= events.length; i++) {
+            const prefix = events.slice(0, i);
+            // The cells reported are rule 3's walk's, unless only the plain walk accepts the prefix.
+            if (referenceWalkValid(m, p.cellSize, prefix, 'plain') && !referenceWalkValid(m, p.cellSize, prefix, 'full')) {
+              before = null;
+              continue;
             }
+            const { cells } = k.replay(m, k.packEvents(prefix), p.cellSize, { kind: 'verify' });
+            expect(wallViolations(m, cells)).toEqual([]);
+            if (before !== null && before.length > 0) {
+              // The walk only appends: what this event added is what it reached.
+              expect(cells.slice(0, before.length)).toEqual(before);
+              const added = cells.length - before.length;
+              const a = before.at(-1)!;
+              const b = cells.at(-1)!;
+              const apart = Math.abs(a.x - b.x) + Math.abs(a.y - b.y);
+              if (added > 0) {
+                expect(added).toBeGreaterThanOrEqual(apart);
+                expect(added).toBeLessThanOrEqual(apart + DETOUR_SLACK);
+                steps++;
+                if (added > apart) detours++;
+              }
+            }
+            before = cells;
           }
-          before = cells;
-        }
-      }),
+        },
+      ),
       { numRuns: 150, seed: 19 },
     );
     // Detours that took extra steps (a segment walk or an open step adds exactly `apart`).
@@ -298,27 +306,34 @@ describe('replay properties on random mazes (fast-check)', () => {
   it('plain-valid traces with stray points the segment walk follows stay valid', () => {
     const counts = newCounts();
     fc.assert(
-      fc.property(mazeArb, fc.array(fc.tuple(unit, unit, unit, within, within), { minLength: 1, maxLength: 16 }), fc.nat(), (p, strays, cut) => {
-        const m = k.generateMaze(p);
-        // The solution cell by cell (the plain walk accepts it), a random point in each cell.
-        const base = m.solution.map((c, i) => eventAt(m, p.cellSize, c.x + ((i * 0.37) % 1), c.y + ((i * 0.61) % 1), i === 0 ? 'down' : 'move'));
-        const after: RawEvent[][] = base.map(() => []);
-        for (const [where, tx, ty, u, v] of strays) {
-          // After some event of the base, a point in a cell the segment walk reaches from it,
-          // neither the same cell nor a neighbour: the plain walk skips it, the segment walk
-          // moves there (when its anchor is still that event's point).
-          const j = Math.floor(where * base.length);
-          const from = k.mapEvent(m, p.cellSize, base[j]!.x, base[j]!.y, base[j]!.type)!;
-          const target = { x: Math.floor(tx * m.width), y: Math.floor(ty * m.height) };
-          const to = eventAt(m, p.cellSize, target.x + u, target.y + v, 'move');
-          const mapped = k.mapEvent(m, p.cellSize, to.x, to.y)!;
-          const apart = Math.abs(mapped.cell.x - from.cell.x) + Math.abs(mapped.cell.y - from.cell.y);
-          if (apart >= 2 && k.walkSegment(m, from, mapped) !== null) after[j]!.push(to);
-        }
-        const events = base.flatMap((e, j) => [e, ...after[j]!]);
-        checkAll(m, p.cellSize, events, cut, counts);
-        expect(referenceWalkValid(m, p.cellSize, events, 'plain')).toBe(true);
-      }),
+      fc.property(
+        mazeArb,
+        fc.array(fc.tuple(unit, unit, unit, within, within), { minLength: 1, maxLength: 16 }),
+        fc.nat(),
+        (p, strays, cut) => {
+          const m = k.generateMaze(p);
+          // The solution cell by cell (the plain walk accepts it), a random point in each cell.
+          const base = m.solution.map((c, i) =>
+            eventAt(m, p.cellSize, c.x + ((i * 0.37) % 1), c.y + ((i * 0.61) % 1), i === 0 ? 'down' : 'move'),
+          );
+          const after: RawEvent[][] = base.map(() => []);
+          for (const [where, tx, ty, u, v] of strays) {
+            // After some event of the base, a point in a cell the segment walk reaches from it,
+            // neither the same cell nor a neighbour: the plain walk skips it, the segment walk
+            // moves there (when its anchor is still that event's point).
+            const j = Math.floor(where * base.length);
+            const from = k.mapEvent(m, p.cellSize, base[j]!.x, base[j]!.y, base[j]!.type)!;
+            const target = { x: Math.floor(tx * m.width), y: Math.floor(ty * m.height) };
+            const to = eventAt(m, p.cellSize, target.x + u, target.y + v, 'move');
+            const mapped = k.mapEvent(m, p.cellSize, to.x, to.y)!;
+            const apart = Math.abs(mapped.cell.x - from.cell.x) + Math.abs(mapped.cell.y - from.cell.y);
+            if (apart >= 2 && k.walkSegment(m, from, mapped) !== null) after[j]!.push(to);
+          }
+          const events = base.flatMap((e, j) => [e, ...after[j]!]);
+          checkAll(m, p.cellSize, events, cut, counts);
+          expect(referenceWalkValid(m, p.cellSize, events, 'plain')).toBe(true);
+        },
+      ),
       { numRuns: RUNS, seed: 13 },
     );
     // The strays strand the walk with rule 3 (beyond a detour's reach of the next cell) often
@@ -332,28 +347,36 @@ describe('replay properties on random mazes (fast-check)', () => {
     let unreached = 0;
     const firstKey = fc.constantFrom('follow', 'wander', 'jump', 'noise', 'stray', 'corner');
     fc.assert(
-      fc.property(mazeArb, stepArb, firstKey, fc.array(stepArb, { maxLength: 50 }), fc.constantFrom(-1, 0, 0, 1, 3), fc.nat(), (p, step, kind, steps, finish, cut) => {
-        const m = k.generateMaze(p);
-        // Without the pointer's down on the start cell: the trace begins with a keydown.
-        const events = randomTrace(m, p.cellSize, [{ ...step, kind, key: true }, ...steps], finish).slice(1);
-        const begun = [eventAt(m, p.cellSize, 0.5, 0.5, 'keydown'), ...events];
-        const replay = (e: RawEvent[], trigger?: Cell) =>
-          k.replay(m, k.packEvents(e), p.cellSize, trigger ? { kind: 'probe', trigger } : { kind: 'verify' });
-        const first = k.mapEvent(m, p.cellSize, events[0]!.x, events[0]!.y, 'keydown')!;
-        const reached = k.walkSegment(m, { mx: 0.5 / m.width, my: 0.5 / m.height }, first) !== null;
-        if (reached) {
-          expect(replay(events)).toEqual(replay(begun));
-          expect(replay(events.slice(0, 1), first.cell)).toEqual(replay(begun.slice(0, 2), first.cell));
-          if (first.cell.x !== 0 || first.cell.y !== 0) implied++;
-        } else {
-          // Begins nothing: the walk is the one without it.
-          const rest = replay(events.slice(1));
-          expect(replay(events)).toEqual({ ...rest, firstStartIndex: rest.firstStartIndex < 0 ? -1 : rest.firstStartIndex + 1 });
-          expect(replay(events.slice(0, 1), first.cell).valid).toBe(false);
-          unreached++;
-        }
-        checkAll(m, p.cellSize, events, cut, counts);
-      }),
+      fc.property(
+        mazeArb,
+        stepArb,
+        firstKey,
+        fc.array(stepArb, { maxLength: 50 }),
+        fc.constantFrom(-1, 0, 0, 1, 3),
+        fc.nat(),
+        (p, step, kind, steps, finish, cut) => {
+          const m = k.generateMaze(p);
+          // Without the pointer's down on the start cell: the trace begins with a keydown.
+          const events = randomTrace(m, p.cellSize, [{ ...step, kind, key: true }, ...steps], finish).slice(1);
+          const begun = [eventAt(m, p.cellSize, 0.5, 0.5, 'keydown'), ...events];
+          const replay = (e: RawEvent[], trigger?: Cell) =>
+            k.replay(m, k.packEvents(e), p.cellSize, trigger ? { kind: 'probe', trigger } : { kind: 'verify' });
+          const first = k.mapEvent(m, p.cellSize, events[0]!.x, events[0]!.y, 'keydown')!;
+          const reached = k.walkSegment(m, { mx: 0.5 / m.width, my: 0.5 / m.height }, first) !== null;
+          if (reached) {
+            expect(replay(events)).toEqual(replay(begun));
+            expect(replay(events.slice(0, 1), first.cell)).toEqual(replay(begun.slice(0, 2), first.cell));
+            if (first.cell.x !== 0 || first.cell.y !== 0) implied++;
+          } else {
+            // Begins nothing: the walk is the one without it.
+            const rest = replay(events.slice(1));
+            expect(replay(events)).toEqual({ ...rest, firstStartIndex: rest.firstStartIndex < 0 ? -1 : rest.firstStartIndex + 1 });
+            expect(replay(events.slice(0, 1), first.cell).valid).toBe(false);
+            unreached++;
+          }
+          checkAll(m, p.cellSize, events, cut, counts);
+        },
+      ),
       { numRuns: RUNS, seed: 15 },
     );
     expect(implied).toBeGreaterThan(RUNS / 4);

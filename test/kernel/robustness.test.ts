@@ -23,7 +23,9 @@ function refuses(fn: () => unknown, field: string): void {
 /** The kernel still answers golden values exactly. */
 function stillSound(k: Kernel): void {
   const maze = k.generateMaze(GOLDEN);
-  const text = Array.from({ length: 8 }, (_, y) => Array.from(maze.walls.subarray(y * 8, y * 8 + 8), (b) => b.toString(16)).join('')).join('/');
+  const text = Array.from({ length: 8 }, (_, y) => Array.from(maze.walls.subarray(y * 8, y * 8 + 8), (b) => b.toString(16)).join('')).join(
+    '/',
+  );
   expect(text).toBe(GOLDEN_WALLS);
   expect(k.profile(GOLDEN).optimalEfficiency).toBe(0.3807498052542948);
   const r = k.replay(GOLDEN, k.packEvents(pointerTrace(maze.solution, 8, 8)), 40, { kind: 'verify' });
@@ -51,7 +53,8 @@ describe('the wrapper refuses bad input with the field name', () => {
   it('replay arguments', async () => {
     const k = await getKernel();
     const events = k.packEvents([{ x: 0.1, y: 0.1, t: 0, type: 'down' }]);
-    for (const cellSize of [0, -1, 1000.5, NaN, Infinity]) refuses(() => k.replay(GOLDEN, events, cellSize, { kind: 'verify' }), 'cellSize');
+    for (const cellSize of [0, -1, 1000.5, NaN, Infinity])
+      refuses(() => k.replay(GOLDEN, events, cellSize, { kind: 'verify' }), 'cellSize');
     expect(k.replay(GOLDEN, events, 1000, { kind: 'verify' }).firstStartIndex).toBe(0);
     refuses(() => k.replay(GOLDEN, events, 40, { kind: 'other' } as never), 'mode');
     refuses(() => k.replay(GOLDEN, events, 40, null as never), 'mode');
@@ -82,7 +85,11 @@ describe('the wrapper refuses bad input with the field name', () => {
     refuses(() => k.checkPow('a'.repeat(65537), 1, 1), 'challenge');
     refuses(() => k.solvePow('é'.repeat(32769), 1, 0, 1), 'challenge');
     const longest = 'a'.repeat(65536);
-    expect(k.checkPow(longest, 3, 0).hash).toBe(createHash('sha256').update(longest + '3').digest('hex'));
+    expect(k.checkPow(longest, 3, 0).hash).toBe(
+      createHash('sha256')
+        .update(longest + '3')
+        .digest('hex'),
+    );
     refuses(() => k.sha256('abc' as never), 'data');
     refuses(() => k.leadingZeroBits(new Uint8Array(65537)), 'digest');
     refuses(() => k.mulberry32(1, 8193), 'count');

@@ -23,7 +23,13 @@ const pointer = (m: CustomMaze, X: number, Y: number, type = 'move', t = 0): Raw
   type,
 });
 /** A keydown at (X, Y) in cell units (maze fractions, exact for these sizes). */
-const key = (m: CustomMaze, X: number, Y: number, t = 0): RawEvent => ({ x: X / m.width, y: Y / m.height, t, type: 'keydown', key: 'ArrowRight' });
+const key = (m: CustomMaze, X: number, Y: number, t = 0): RawEvent => ({
+  x: X / m.width,
+  y: Y / m.height,
+  t,
+  type: 'keydown',
+  key: 'ArrowRight',
+});
 const centre = (m: CustomMaze, c: Cell, type = 'move') => pointer(m, c.x + 0.5, c.y + 0.5, type);
 const cells = (text: string): Cell[] => text.split(' ').map((p) => ({ x: Number(p.split(',')[0]), y: Number(p.split(',')[1]) }));
 const row = (y: number, from: number, to: number): Cell[] => Array.from({ length: to - from + 1 }, (_, i) => ({ x: from + i, y }));
@@ -43,7 +49,12 @@ function lShape(): CustomMaze {
 describe('jumps along a corridor', () => {
   it.each([1, 2, 3])('fills a jump over %i cells', (over) => {
     const m = lShape();
-    const events = [centre(m, { x: 0, y: 0 }, 'down'), centre(m, { x: over + 1, y: 0 }), ...row(0, over + 2, 5).map((c) => centre(m, c)), ...col(5, 1, 5).map((c) => centre(m, c))];
+    const events = [
+      centre(m, { x: 0, y: 0 }, 'down'),
+      centre(m, { x: over + 1, y: 0 }),
+      ...row(0, over + 2, 5).map((c) => centre(m, c)),
+      ...col(5, 1, 5).map((c) => centre(m, c)),
+    ];
     const r = run(m, events);
     expect(r.valid).toBe(true);
     expect(r.cells).toEqual([...row(0, 0, 5), ...col(5, 1, 5)]);
@@ -51,7 +62,13 @@ describe('jumps along a corridor', () => {
 
   it('fills a whole stroke sampled every 2 to 3 cells, turning the corner', () => {
     const m = lShape();
-    const events = [centre(m, { x: 0, y: 0 }, 'down'), centre(m, { x: 2, y: 0 }), centre(m, { x: 5, y: 0 }), centre(m, { x: 5, y: 3 }), centre(m, { x: 5, y: 5 })];
+    const events = [
+      centre(m, { x: 0, y: 0 }, 'down'),
+      centre(m, { x: 2, y: 0 }),
+      centre(m, { x: 5, y: 0 }),
+      centre(m, { x: 5, y: 3 }),
+      centre(m, { x: 5, y: 5 }),
+    ];
     const r = run(m, events);
     expect(r.valid).toBe(true);
     expect(r.cells).toEqual([...row(0, 0, 5), ...col(5, 1, 5)]);
@@ -68,7 +85,11 @@ describe('jumps along a corridor', () => {
   it('fills a jump from a point clamped at the border (events out in the margin)', () => {
     const m = lShape();
     // Far right of the canvas clamps to column 5; far below clamps to row 5.
-    const events = [centre(m, { x: 0, y: 0 }, 'down'), { x: 1e300, y: pointer(m, 0, 0.5).y, t: 0, type: 'move' }, { x: 1e300, y: 1e300, t: 0, type: 'move' }];
+    const events = [
+      centre(m, { x: 0, y: 0 }, 'down'),
+      { x: 1e300, y: pointer(m, 0, 0.5).y, t: 0, type: 'move' },
+      { x: 1e300, y: 1e300, t: 0, type: 'move' },
+    ];
     expect(run(m, events)).toMatchObject({ valid: true, cells: [...row(0, 0, 5), ...col(5, 1, 5)] });
   });
 
@@ -114,7 +135,10 @@ describe('jumps through walls: a short way round or noise', () => {
 
   it('treats a walled orthogonal neighbour as noise', () => {
     const m = loadWalls(k, 2, 2, corridor(cells('0,0 1,0 1,1')));
-    expect(run(m, [key(m, 0.5, 0.5), key(m, 0.5, 1.5), key(m, 1.5, 0.5), key(m, 1.5, 1.5)])).toMatchObject({ valid: true, cells: cells('0,0 1,0 1,1') });
+    expect(run(m, [key(m, 0.5, 0.5), key(m, 0.5, 1.5), key(m, 1.5, 0.5), key(m, 1.5, 1.5)])).toMatchObject({
+      valid: true,
+      cells: cells('0,0 1,0 1,1'),
+    });
   });
 });
 
@@ -128,7 +152,13 @@ describe('compatibility: what the plain walk accepts stays accepted', () => {
     // Stray points at (1,3), straight down from (1,0), then at (4,1), a detour of 5 steps for 5
     // apart: rule 3 follows both, and from (4,1) every later cell of row 0 and column 6 is more
     // than 4 steps beyond its distance apart (the way back is the whole dead end).
-    const events = [centre(m, main[0]!, 'down'), centre(m, main[1]!), centre(m, { x: 1, y: 3 }), centre(m, { x: 4, y: 1 }), ...main.slice(2).map((c) => centre(m, c))];
+    const events = [
+      centre(m, main[0]!, 'down'),
+      centre(m, main[1]!),
+      centre(m, { x: 1, y: 3 }),
+      centre(m, { x: 4, y: 1 }),
+      ...main.slice(2).map((c) => centre(m, c)),
+    ];
     const r = run(m, events);
     expect(r).toEqual({ valid: true, cells: main, firstStartIndex: 0 });
     // Without the last event neither walk ends on the exit, and rule 3's walk's cells are reported.
@@ -147,9 +177,21 @@ describe('corner crossings', () => {
   const link = (a: Cell, b: Cell) => `${a.x},${a.y}-${b.x},${b.y}`;
   const mid = { x: 1, y: 1 };
   const configs = [
-    { name: 'both orders open: horizontal first', open: (d: (typeof diagonals)[0]) => [link(mid, d.across), link(d.across, d.to), link(mid, d.down), link(d.down, d.to)], via: 'across' },
-    { name: 'only horizontal first open', open: (d: (typeof diagonals)[0]) => [link(mid, d.across), link(d.across, d.to), link(mid, d.down)], via: 'across' },
-    { name: 'only vertical first open', open: (d: (typeof diagonals)[0]) => [link(mid, d.down), link(d.down, d.to), link(mid, d.across)], via: 'down' },
+    {
+      name: 'both orders open: horizontal first',
+      open: (d: (typeof diagonals)[0]) => [link(mid, d.across), link(d.across, d.to), link(mid, d.down), link(d.down, d.to)],
+      via: 'across',
+    },
+    {
+      name: 'only horizontal first open',
+      open: (d: (typeof diagonals)[0]) => [link(mid, d.across), link(d.across, d.to), link(mid, d.down)],
+      via: 'across',
+    },
+    {
+      name: 'only vertical first open',
+      open: (d: (typeof diagonals)[0]) => [link(mid, d.down), link(d.down, d.to), link(mid, d.across)],
+      via: 'down',
+    },
     { name: 'none open', open: (d: (typeof diagonals)[0]) => [link(mid, d.across), link(mid, d.down)], via: null },
   ] as const;
 
@@ -206,7 +248,11 @@ describe('probe arm prefix: the segment walk, strictly', () => {
     const m = lShape();
     const trigger = { x: 5, y: 2 };
     const events = [centre(m, { x: 0, y: 0 }, 'down'), centre(m, { x: 3, y: 0 }), centre(m, { x: 5, y: 0 }), centre(m, { x: 5, y: 2 })];
-    expect(run(m, events, { kind: 'probe', trigger })).toEqual({ valid: true, cells: [...row(0, 0, 5), ...col(5, 1, 2)], firstStartIndex: 0 });
+    expect(run(m, events, { kind: 'probe', trigger })).toEqual({
+      valid: true,
+      cells: [...row(0, 0, 5), ...col(5, 1, 2)],
+      firstStartIndex: 0,
+    });
     const keys = [key(m, 0.5, 0.5), key(m, 5.5, 0.5), key(m, 5.5, 2.5)];
     expect(run(m, keys, { kind: 'probe', trigger }).valid).toBe(true);
   });

@@ -48,13 +48,18 @@ async function totals(node: AriadneNode, cookie: string): Promise<Record<string,
 
 async function traces(node: AriadneNode, cookie: string): Promise<{ outcome: string }[]> {
   const text = await (await fetch(node.at('/dashboard/traces.jsonl'), { headers: { cookie } })).text();
-  return text.trimEnd().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return text
+    .trimEnd()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 
 const sorted = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).sort(([x], [y]) => x.localeCompare(y)));
 
 /** A new connection per request, so the kernel spreads them over a node's threads. */
-const challenge = async (node: AriadneNode): Promise<Challenge> => (await postJson(node.at('/challenge'), { site_key: 'any' }, { connection: 'close' })).body;
+const challenge = async (node: AriadneNode): Promise<Challenge> =>
+  (await postJson(node.at('/challenge'), { site_key: 'any' }, { connection: 'close' })).body;
 
 describe('dashboard across nodes and threads', () => {
   it('shows every node’s traffic and traces with STORE=redis', async () => {
@@ -82,7 +87,9 @@ describe('dashboard across nodes and threads', () => {
     const want = { challenge: 5, 'pow:4': 5, 'verify:ok': 1, 'verify:invalid_signature': 1, 'input:mouse': 2, 'siteverify:ok': 1 };
     for (const node of [a!, b!]) {
       // Each thread of each node flushes once a second: wait for the last flush, then nothing more.
-      await until(async () => JSON.stringify(sorted(await totals(node, cookie))) === JSON.stringify(sorted(want)), 10_000).catch(() => undefined);
+      await until(async () => JSON.stringify(sorted(await totals(node, cookie))) === JSON.stringify(sorted(want)), 10_000).catch(
+        () => undefined,
+      );
       expect(sorted(await totals(node, cookie))).toEqual(sorted(want));
       expect((await traces(node, cookie)).map((t) => t.outcome).sort()).toEqual(['invalid_signature', 'ok']);
     }

@@ -21,7 +21,12 @@ beforeAll(async () => {
   redis = await startRedis();
   // Floor 1 a minute: a surge above 3 keyboard tokens in the last (compressed) minute. Scoring off:
   // every keyboard solve counts as the people-first door's.
-  [a, b] = await startPair({ REDIS_URL: redis.url, KEYBOARD_BUDGET_MINUTE_MS: String(MINUTE), KEYBOARD_FLOOR_PER_MINUTE: '1', KEYBOARD_CLIENT_PER_HOUR: '0' });
+  [a, b] = await startPair({
+    REDIS_URL: redis.url,
+    KEYBOARD_BUDGET_MINUTE_MS: String(MINUTE),
+    KEYBOARD_FLOOR_PER_MINUTE: '1',
+    KEYBOARD_CLIENT_PER_HOUR: '0',
+  });
 });
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);

@@ -38,7 +38,11 @@ afterAll(async () => {
 });
 
 /** GET /privacy-pass on `node` with the public Host (fetch cannot set Host). */
-function door(node: AriadneNode, challengeId: string, authorization?: string): Promise<{ status: number; wwwAuthenticate: string[]; body: any }> {
+function door(
+  node: AriadneNode,
+  challengeId: string,
+  authorization?: string,
+): Promise<{ status: number; wwwAuthenticate: string[]; body: any }> {
   const q = new URLSearchParams({ challenge_id: challengeId, site_key: 'site-a', session_id: 'sess' });
   return new Promise((resolve, reject) => {
     const req = request(node.at(`/privacy-pass?${q}`), { headers: { host: HOST, ...(authorization ? { authorization } : {}) } }, (res) => {

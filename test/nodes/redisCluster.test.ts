@@ -41,7 +41,13 @@ const FIRST_SHARD = SHARD_TAGS[0]!;
 
 function summary(r: LoadReport, since: number) {
   const last = r.unavailableAt.length === 0 ? undefined : Math.max(...r.unavailableAt) - since;
-  return { verified: r.verified, redeemed: r.redeemed, unavailable: r.unavailableAt.length, lastUnavailableMs: last, refusedInFlight: r.refusedInFlight };
+  return {
+    verified: r.verified,
+    redeemed: r.redeemed,
+    unavailable: r.unavailableAt.length,
+    lastUnavailableMs: last,
+    refusedInFlight: r.refusedInFlight,
+  };
 }
 
 describe('two nodes on a Redis Cluster', () => {
@@ -76,14 +82,31 @@ describe('two nodes on a Redis Cluster', () => {
     await new Promise((r) => setTimeout(r, 1_000));
     // The first 3000 slots of the first marker shard's primary (that shard's slot among them,
     // with its keys, MIGRATE by MIGRATE) go to another primary while the load runs.
-    await cluster.cli('--cluster', 'reshard', `127.0.0.1:${from.port}`, '--cluster-from', fromId, '--cluster-to', toId, '--cluster-slots', '3000', '--cluster-yes', '--cluster-pipeline', '20');
+    await cluster.cli(
+      '--cluster',
+      'reshard',
+      `127.0.0.1:${from.port}`,
+      '--cluster-from',
+      fromId,
+      '--cluster-to',
+      toId,
+      '--cluster-slots',
+      '3000',
+      '--cluster-yes',
+      '--cluster-pipeline',
+      '20',
+    );
     const movedIn = Date.now() - started - 1_000;
     expect((await cluster.primaryOf(FIRST_SHARD)).port).toBe(to.port);
     // A moved shard's fence now lives in another Redis process: the first consume or check
     // there (each node checks every second) opens a new one, and refuses what was issued before
     // (a token counts from its challenge's creation). The fault ends once both nodes have read the
     // new slot map (under load a node's refresh can lag the move) and had a check since.
-    await until(async () => (await counter(a, 'ariadne_redis_slots_moved_total')) >= 3000 && (await counter(b, 'ariadne_redis_slots_moved_total')) >= 3000, 10_000);
+    await until(
+      async () =>
+        (await counter(a, 'ariadne_redis_slots_moved_total')) >= 3000 && (await counter(b, 'ariadne_redis_slots_moved_total')) >= 3000,
+      10_000,
+    );
     await new Promise((r) => setTimeout(r, 1_500));
     faultEnd = Date.now();
     const report = await load;

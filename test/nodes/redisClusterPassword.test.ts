@@ -24,7 +24,13 @@ const prefix = `pw${process.pid}:`;
 beforeAll(async () => {
   // The helper returns once every replica's link to its primary is up: masterauth works.
   cluster = await startRedisCluster({ password: PASSWORD });
-  [a, b] = await startPair({ SIGNING_SECRET, REDIS_CLUSTER: cluster.seeds, REDIS_PASSWORD: PASSWORD, REDIS_PREFIX: prefix, REDIS_COMMAND_TIMEOUT_MS: '1000' });
+  [a, b] = await startPair({
+    SIGNING_SECRET,
+    REDIS_CLUSTER: cluster.seeds,
+    REDIS_PASSWORD: PASSWORD,
+    REDIS_PREFIX: prefix,
+    REDIS_COMMAND_TIMEOUT_MS: '1000',
+  });
 });
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()]);
@@ -46,7 +52,9 @@ it('with REDIS_PASSWORD both nodes serve from every primary, and single use hold
   const answers = await Promise.all(bodies.map(({ body }, i) => postJson((i % 2 ? a : b).at('/verify'), body)));
   expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
   expect(answers.every((r) => r.body.success === true)).toBe(true);
-  const primaries = await Promise.all(cluster.nodes.map(async (n) => String(await n.command('INFO', 'replication')).includes('role:master') ? n : undefined));
+  const primaries = await Promise.all(
+    cluster.nodes.map(async (n) => (String(await n.command('INFO', 'replication')).includes('role:master') ? n : undefined)),
+  );
   for (const primary of primaries.filter((p) => p !== undefined)) {
     expect((await primary.command('KEYS', `${prefix}*:marker:*`)) as string[]).not.toEqual([]);
   }

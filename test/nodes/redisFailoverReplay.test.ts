@@ -41,7 +41,9 @@ async function replicationOffset(server: TestRedis, field: 'master_repl_offset' 
   return Number(new RegExp(`${field}:(\\d+)`).exec(info)?.[1] ?? -1);
 }
 
-async function start(skewMs: number): Promise<{ primary: TestRedis; replica: TestRedis; link: TcpForwarder; front: TcpForwarder; a: AriadneNode; b: AriadneNode }> {
+async function start(
+  skewMs: number,
+): Promise<{ primary: TestRedis; replica: TestRedis; link: TcpForwarder; front: TcpForwarder; a: AriadneNode; b: AriadneNode }> {
   const primary = await startRedis({ args: () => ['--repl-diskless-sync-delay', '0'] });
   cleanup.push(() => primary.close());
   const link = await startForwarder(primary.port);
@@ -50,7 +52,11 @@ async function start(skewMs: number): Promise<{ primary: TestRedis; replica: Tes
   cleanup.push(() => replica.close());
   const front = await startForwarder(primary.port);
   cleanup.push(() => front.close());
-  const [a, b] = await startPair({ REDIS_URL: `redis://127.0.0.1:${front.port}`, REDIS_COMMAND_TIMEOUT_MS: '500', REDIS_CLOCK_SKEW_MS: String(skewMs) });
+  const [a, b] = await startPair({
+    REDIS_URL: `redis://127.0.0.1:${front.port}`,
+    REDIS_COMMAND_TIMEOUT_MS: '500',
+    REDIS_CLOCK_SKEW_MS: String(skewMs),
+  });
   cleanup.push(() => Promise.all([a.stop(), b.stop()]));
   return { primary, replica, link, front, a, b };
 }
@@ -64,9 +70,15 @@ describe('a redeemed challenge and token replayed through a lossy failover onto 
     const { primary, replica, link, front, a, b } = await start(skewMs);
     // Once the nodes' fences' cutoff (their start plus the skew) has passed, a token works.
     let token: { token: string; sessionId: string } | undefined;
-    const [, { ch, body }] = await Promise.all([until(async () => (token = await mintToken(a).catch(() => undefined)) !== undefined, 15_000), submission(b)]);
+    const [, { ch, body }] = await Promise.all([
+      until(async () => (token = await mintToken(a).catch(() => undefined)) !== undefined, 15_000),
+      submission(b),
+    ]);
     // The replica has everything written so far (the fences among it), then is cut off.
-    await until(async () => (await replicationOffset(replica, 'slave_repl_offset')) === (await replicationOffset(primary, 'master_repl_offset')), 10_000);
+    await until(
+      async () => (await replicationOffset(replica, 'slave_repl_offset')) === (await replicationOffset(primary, 'master_repl_offset')),
+      10_000,
+    );
     link.cut();
 
     // Redeemed on the primary only.
@@ -118,7 +130,8 @@ describe('a redeemed challenge and token replayed through a lossy failover onto 
     // The window was there: the promoted replica's refusal was answered 503, and the replays
     // reached it once it accepted writes (refused as used, on both routes and both nodes).
     expect(answers.filter((r) => r.at > promotedAt && r.at < allowedAt && isStoreUnavailable(r)).length).toBeGreaterThan(0);
-    for (const route of ['/verify', '/siteverify']) expect(answers.filter((r) => r.at > allowedAt + 500 && r.route === route && refused(r)).length).toBeGreaterThan(10);
+    for (const route of ['/verify', '/siteverify'])
+      expect(answers.filter((r) => r.at > allowedAt + 500 && r.route === route && refused(r)).length).toBeGreaterThan(10);
     expect(await replica.command('KEYS', `*:marker:challenge:${ch.id}`)).toEqual([]);
 
     // And the nodes serve on the promoted replica: fresh challenges and tokens work on both.

@@ -46,7 +46,6 @@ async function setup(opts: RedisServerOptions = {}, env: Record<string, string> 
   return { redis, a: nodes[0]!, b: nodes[1]! };
 }
 
-
 async function ready(node: AriadneNode): Promise<boolean> {
   return (await fetch(node.at('/readyz'))).status === 200;
 }
@@ -58,7 +57,9 @@ async function challenge(node: AriadneNode): Promise<Challenge> {
 }
 
 const isUnavailable = (r: { status: number; body: any }) =>
-  r.status === 503 && (r.body.error_code === 'store_unavailable' || (Array.isArray(r.body['error-codes']) && r.body['error-codes'].includes('store_unavailable')));
+  r.status === 503 &&
+  (r.body.error_code === 'store_unavailable' ||
+    (Array.isArray(r.body['error-codes']) && r.body['error-codes'].includes('store_unavailable')));
 
 describe('Redis faults under two nodes', () => {
   it('stopped mid-load: 503s or correct results, no hang, no crash, no double redemption; service resumes', async () => {
@@ -113,7 +114,7 @@ describe('Redis faults under two nodes', () => {
     backAt = Date.now();
     phase = 'back';
     await load;
-    expect(wrong, wrong.join("\n")).toEqual([]);
+    expect(wrong, wrong.join('\n')).toEqual([]);
     expect([...redeemed.values()].every((n) => n === 1)).toBe(true);
     expect(answers.unavailable).toBeGreaterThan(0);
     expect(answers.afterRestart).toBeGreaterThan(0);
@@ -134,7 +135,10 @@ describe('Redis faults under two nodes', () => {
     // Every marker is gone (the nodes may have written their fences again already).
     expect(await redis.command('KEYS', '*:marker:*')).toEqual([]);
     await until(async () => (await ready(a)) && (await ready(b)));
-    expect((await postJson(b.at('/siteverify'), { token: minted.body.token, session_id: 'sess' })).body).toMatchObject({ success: false, error: 'token_already_used' });
+    expect((await postJson(b.at('/siteverify'), { token: minted.body.token, session_id: 'sess' })).body).toMatchObject({
+      success: false,
+      error: 'token_already_used',
+    });
     expect((await postJson(a.at('/verify'), body)).body).toMatchObject({ success: false, error_code: 'challenge_not_found' });
     // New work goes through.
     const next = await challenge(b);
@@ -148,7 +152,10 @@ describe('Redis faults under two nodes', () => {
     const minted = await postVerifyAfterTrace(a, ch, buildSubmission(await testKernel(), ch, { sessionId: 'sess' }));
     expect((await postJson(a.at('/siteverify'), { token: minted.body.token, session_id: 'sess' })).body.success).toBe(true);
     await redis.command('FLUSHALL');
-    expect((await postJson(b.at('/siteverify'), { token: minted.body.token, session_id: 'sess' })).body).toMatchObject({ success: false, error: 'token_already_used' });
+    expect((await postJson(b.at('/siteverify'), { token: minted.body.token, session_id: 'sess' })).body).toMatchObject({
+      success: false,
+      error: 'token_already_used',
+    });
   });
 
   it('slow (a command outlives the timeout) and out of memory: 503 store_unavailable in bounded time, then recovery', async () => {
@@ -186,7 +193,10 @@ describe('Redis faults under two nodes', () => {
     await until(async () => !(await ready(a)));
     // That was one serving thread; each thread checks its own connection every second.
     await new Promise((r) => setTimeout(r, 1_500));
-    expect(await (await fetch(a.at('/readyz'))).json()).toMatchObject({ error_code: 'store_unavailable', detail: expect.stringContaining('noeviction') });
+    expect(await (await fetch(a.at('/readyz'))).json()).toMatchObject({
+      error_code: 'store_unavailable',
+      detail: expect.stringContaining('noeviction'),
+    });
     const ch = await challenge(a);
     expect(isUnavailable(await postVerifyAfterTrace(a, ch, buildSubmission(await testKernel(), ch)))).toBe(true);
     await redis.command('CONFIG', 'SET', 'maxmemory-policy', 'noeviction');
@@ -197,15 +207,27 @@ describe('Redis faults under two nodes', () => {
     const { redis, a, b } = await setup({ aof: 'always' }, { WEBAUTHN_MODE: 'required', WEBAUTHN_RP_ID: RP_ID, WEBAUTHN_ORIGIN: ORIGIN });
     const auth = new SoftAuthenticator('ES256', ORIGIN, RP_ID);
     const opened = await postJson(a.at('/webauthn/register/options'), { site_key: 'site-a', stable_id: 'carol' }, { origin: ORIGIN });
-    const done = await postJson(a.at('/webauthn/register/verify'), { session_id: opened.body.session_id, response: auth.register(opened.body.options) }, { origin: ORIGIN });
+    const done = await postJson(
+      a.at('/webauthn/register/verify'),
+      { session_id: opened.body.session_id, response: auth.register(opened.body.options) },
+      { origin: ORIGIN },
+    );
     expect(done.body.success).toBe(true);
     await redis.stop('SIGKILL'); // a crash: only what the AOF holds comes back
     await redis.start();
     await until(async () => (await ready(a)) && (await ready(b)));
-    const r = await postJson(b.at('/challenge'), { site_key: 'site-a', stable_id: 'carol', client_capabilities: { webauthn_available: true } }, { origin: ORIGIN });
+    const r = await postJson(
+      b.at('/challenge'),
+      { site_key: 'site-a', stable_id: 'carol', client_capabilities: { webauthn_available: true } },
+      { origin: ORIGIN },
+    );
     const ch = r.body;
     expect(ch.webauthn_request_options.allowCredentials).toEqual([expect.objectContaining({ id: auth.id })]);
-    const body = { ...buildSubmission(await testKernel(), ch, { sessionId: 'x' }), stable_id: 'carol', webauthn: auth.assert(ch.webauthn_request_options.challenge) };
+    const body = {
+      ...buildSubmission(await testKernel(), ch, { sessionId: 'x' }),
+      stable_id: 'carol',
+      webauthn: auth.assert(ch.webauthn_request_options.challenge),
+    };
     expect((await postVerifyAfterTrace(b, ch, body, { origin: ORIGIN })).body).toEqual({ success: true, token: expect.any(String) });
   });
 });

@@ -51,7 +51,9 @@ describe('two nodes on Redis through Sentinel', () => {
   // helper's 2 s; with 3 s, once in about seven runs this test missed its bounds). Two splits in a
   // row would still put the last 503 past 10 s: a second attempt kills the promoted primary and
   // asserts the same bounds again.
-  it('the primary killed under load: 503s, then the promoted replica; no double redemption, service back within 10 s', { retry: 1 }, async () => {
+  it('the primary killed under load: 503s, then the promoted replica; no double redemption, service back within 10 s', {
+    retry: 1,
+  }, async () => {
     const killed = await sentinels.primary();
     // A token minted and redeemed before the failover stays used after it, whatever the replica received.
     const before = await mintToken(a);
@@ -82,6 +84,9 @@ describe('two nodes on Redis through Sentinel', () => {
     expect(report.unavailableAt.length).toBeGreaterThan(0);
     expect(lastUnavailableMs!).toBeLessThan(10_000);
     expect(report.verified).toBeGreaterThan(0);
-    expect((await postJson(b.at('/siteverify'), { token: before.token, session_id: before.sessionId })).body).toMatchObject({ success: false, error: 'token_already_used' });
+    expect((await postJson(b.at('/siteverify'), { token: before.token, session_id: before.sessionId })).body).toMatchObject({
+      success: false,
+      error: 'token_already_used',
+    });
   });
 });

@@ -111,7 +111,11 @@ describe('two nodes, one Redis', () => {
   it('a passkey registered on A asserts on B, and its signature counter is shared', async () => {
     const auth = new SoftAuthenticator('ES256', ORIGIN, RP_ID, true);
     const opened = await postJson(a.at('/webauthn/register/options'), { site_key: 'site-a', stable_id: 'alice' }, { origin: ORIGIN });
-    const done = await postJson(a.at('/webauthn/register/verify'), { session_id: opened.body.session_id, response: auth.register(opened.body.options) }, { origin: ORIGIN });
+    const done = await postJson(
+      a.at('/webauthn/register/verify'),
+      { session_id: opened.body.session_id, response: auth.register(opened.body.options) },
+      { origin: ORIGIN },
+    );
     expect(done.body).toEqual({ success: true, credential_id: auth.id });
 
     const verifyOn = async (node: AriadneNode) => {
@@ -157,7 +161,11 @@ describe('a passkey past a tightened keyboard door', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'ariadne-nodes-passkey-'));
     const sitesFile = path.join(dir, 'sites.json');
     const passkeys = { mode: 'preferred', rp_id: RP_ID, origins: [ORIGIN], without_maze: { per_hour: 2 } };
-    const site = { hostnames: ['shop.example.com'], secret: 'passkey-nodes-secret-0123456789abcdef', policy: { keyboard: { door: 'strict' }, passkeys } };
+    const site = {
+      hostnames: ['shop.example.com'],
+      secret: 'passkey-nodes-secret-0123456789abcdef',
+      policy: { keyboard: { door: 'strict' }, passkeys },
+    };
     await writeFile(sitesFile, JSON.stringify({ sites: { 'site-a': site } }));
     const [a, b] = await pair({ SITES_FILE: sitesFile, WEBAUTHN_MODE: 'preferred', WEBAUTHN_RP_ID: RP_ID, WEBAUTHN_ORIGIN: ORIGIN });
     await rm(dir, { recursive: true, force: true });
@@ -166,12 +174,26 @@ describe('a passkey past a tightened keyboard door', () => {
     if (intoHour > 3_570_000) await new Promise((r) => setTimeout(r, 3_600_000 - intoHour + 100));
     const auth = new SoftAuthenticator('ES256', ORIGIN, RP_ID, true);
     const opened = await postJson(a.at('/webauthn/register/options'), { site_key: 'site-a', stable_id: 'kim' }, { origin: ORIGIN });
-    const registered = await postJson(b.at('/webauthn/register/verify'), { session_id: opened.body.session_id, response: auth.register(opened.body.options) }, { origin: ORIGIN });
+    const registered = await postJson(
+      b.at('/webauthn/register/verify'),
+      { session_id: opened.body.session_id, response: auth.register(opened.body.options) },
+      { origin: ORIGIN },
+    );
     expect(registered.body).toEqual({ success: true, credential_id: auth.id });
 
     // The door on A spends the first use of the hour.
     const forDoor = await challenge(a, { stable_id: 'kim' });
-    const door = await postJson(a.at('/passkey'), { challenge_id: forDoor.id, site_key: 'site-a', session_id: 'd', stable_id: 'kim', webauthn: auth.assert(forDoor.webauthn_request_options!.challenge) }, { origin: ORIGIN });
+    const door = await postJson(
+      a.at('/passkey'),
+      {
+        challenge_id: forDoor.id,
+        site_key: 'site-a',
+        session_id: 'd',
+        stable_id: 'kim',
+        webauthn: auth.assert(forDoor.webauthn_request_options!.challenge),
+      },
+      { origin: ORIGIN },
+    );
     expect(door.body).toMatchObject({ success: true });
     // Keyboard solves on B then A, each with the passkey: the second use, then past the rate.
     const kernel = await testKernel();
@@ -180,22 +202,42 @@ describe('a passkey past a tightened keyboard door', () => {
       const ch = await challenge(node, { stable_id: 'kim' });
       const events = scriptAtKeys(kernel.generateMaze(mazeOf(ch)), 'uniform', 'random', i + 1);
       const pow = kernel.solvePow(ch.pow_challenge, ch.pow_difficulty_keyboard, 0, 1 << 26);
-      solves.push({ node, ch, body: { ...buildSubmission(kernel, ch, { events, sessionId: `k${i}`, pow: { nonce: pow.nonce!, hash: pow.hash! } }), stable_id: 'kim' } });
+      solves.push({
+        node,
+        ch,
+        body: {
+          ...buildSubmission(kernel, ch, { events, sessionId: `k${i}`, pow: { nonce: pow.nonce!, hash: pow.hash! } }),
+          stable_id: 'kim',
+        },
+      });
     }
     const answers = [];
     for (const { node, ch, body } of solves) {
-      answers.push(await postVerifyAfterTrace(node, ch, { ...body, webauthn: auth.assert(ch.webauthn_request_options!.challenge) }, { origin: ORIGIN }));
+      answers.push(
+        await postVerifyAfterTrace(
+          node,
+          ch,
+          { ...body, webauthn: auth.assert(ch.webauthn_request_options!.challenge) },
+          { origin: ORIGIN },
+        ),
+      );
     }
     expect(answers.map((r) => r.status)).toEqual([200, 429]);
-    expect(JSON.parse(Buffer.from(String(answers[0]!.body.token).split('.')[1]!, 'base64url').toString())).toMatchObject({ method: 'passkey', input_type: 'keyboard' });
+    expect(JSON.parse(Buffer.from(String(answers[0]!.body.token).split('.')[1]!, 'base64url').toString())).toMatchObject({
+      method: 'passkey',
+      input_type: 'keyboard',
+    });
     expect(answers[1]!.body).toMatchObject({ success: false, error_code: 'passkey_rate_exceeded' });
   });
 });
 
 describe('duplicate traces', () => {
-  it.skipIf(!hasHumans)('a person\'s trace accepted on A is caught as a duplicate on B', async () => {
+  it.skipIf(!hasHumans)("a person's trace accepted on A is caught as a duplicate on B", async () => {
     const [a, b] = await pair({ SCORING_MODE: 'enforce' });
-    const { chs: [first, second], events } = await challengesWithHumanTrace(() => challenge(a), 2, 30);
+    const {
+      chs: [first, second],
+      events,
+    } = await challengesWithHumanTrace(() => challenge(a), 2, 30);
     const kernel = await testKernel();
     const onA = await postVerifyAfterTrace(a, first!, buildSubmission(kernel, first!, { sessionId: 's1', events: events[0]! }));
     expect(onA.body).toEqual({ success: true, token: expect.any(String) });

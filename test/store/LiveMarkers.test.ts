@@ -4,7 +4,12 @@ import { LiveMarkers } from '../../src/store/LiveMarkers.js';
 
 describe('LiveMarkers', () => {
   it('never holds more than max, and never loses a live marker, whatever is inserted when', () => {
-    const op = fc.record({ key: fc.integer({ min: 0, max: 30 }), advance: fc.integer({ min: 0, max: 40 }), life: fc.integer({ min: 1, max: 120 }), tagged: fc.boolean() });
+    const op = fc.record({
+      key: fc.integer({ min: 0, max: 30 }),
+      advance: fc.integer({ min: 0, max: 40 }),
+      life: fc.integer({ min: 1, max: 120 }),
+      tagged: fc.boolean(),
+    });
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 12 }), fc.array(op, { maxLength: 300 }), (max, ops) => {
         let now = 1_000;
@@ -47,6 +52,7 @@ describe('LiveMarkers', () => {
   });
 
   it('rejects a max that is not a positive integer', () => {
-    for (const max of [0, -1, 1.5, Number.NaN]) expect(() => new LiveMarkers({ max, now: Date.now, reclaimIntervalMs: 1 })).toThrow(RangeError);
+    for (const max of [0, -1, 1.5, Number.NaN])
+      expect(() => new LiveMarkers({ max, now: Date.now, reclaimIntervalMs: 1 })).toThrow(RangeError);
   });
 });

@@ -94,9 +94,7 @@ describe('MemoryStore.consume', () => {
 
   it('is atomic for concurrent callers: one fresh among 50', async () => {
     const store = new MemoryStore({ maxMarkers: 10, maxCounters: 10 });
-    const results = await Promise.all(
-      Array.from({ length: 50 }, () => store.consume('x', life(store, Date.now() + 60_000))),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, () => store.consume('x', life(store, Date.now() + 60_000))));
     expect(results.filter((r) => r === 'fresh')).toHaveLength(1);
     expect(results.filter((r) => r === 'used')).toHaveLength(49);
   });

@@ -67,7 +67,11 @@ const subjects: [string, Subject][] = [
         return s;
       };
       return {
-        open: async () => handle({ memory: SharedMemoryStore.allocate({ maxMarkers: 10_000, maxCounters: 10_000 }), lists: new MemoryStore({ maxMarkers: 1, maxCounters: 1 }) }),
+        open: async () =>
+          handle({
+            memory: SharedMemoryStore.allocate({ maxMarkers: 10_000, maxCounters: 10_000 }),
+            lists: new MemoryStore({ maxMarkers: 1, maxCounters: 1 }),
+          }),
         // Another thread's handle: the same shared memory and list owner.
         twin: async (s) => handle(shared.get(s)!),
         close: async () => shared.clear(),

@@ -9,7 +9,8 @@ import type { Laying } from './laying.js';
  */
 export const alongChord: Laying = {
   name: 'chord',
-  description: "rounded centre-line (0.3 cells), the person's own length, offsets from each recorded segment's chord saturated at 0.3 cells",
+  description:
+    "rounded centre-line (0.3 cells), the person's own length, offsets from each recorded segment's chord saturated at 0.3 cells",
   mazeFor: (kernel, rng, trace) => mazeFor(kernel, rng, trace.pathPx),
   lay: (trace, maze) => layOnMaze(trace, maze),
 };

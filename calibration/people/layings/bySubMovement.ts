@@ -23,7 +23,8 @@ const lengthOf = (maze: Parameters<typeof smoothPath>[0]) => {
  */
 export const bySubMovement: Laying = {
   name: 'submovement',
-  description: "centre-line rounded over 0.45 cells, the person's own length, offsets from each sub-movement's chord compressed linearly into the corridor",
+  description:
+    "centre-line rounded over 0.45 cells, the person's own length, offsets from each sub-movement's chord compressed linearly into the corridor",
   mazeFor: (kernel, rng, trace) => mazeFor(kernel, rng, trace.pathPx, lengthOf),
   lay(trace, maze) {
     const pts = trace.points;
@@ -31,7 +32,8 @@ export const bySubMovement: Laying = {
     const dev = pts.map((p, i) => {
       let k = starts.length - 1;
       while (starts[k]! > i) k--;
-      const a = pts[starts[k]!]!, b = pts[(starts[k + 1] ?? pts.length) - 1]!;
+      const a = pts[starts[k]!]!,
+        b = pts[(starts[k + 1] ?? pts.length) - 1]!;
       return sideOf(p, a, b);
     });
     const squeeze = Math.min(1, SPREAD / Math.max(1e-9, absQuantile(dev, 0.98)));

@@ -4,7 +4,8 @@ type Point = HumanTrace['points'][number];
 
 /** Signed perpendicular distance (px) of `p` from the line through `a` and `b` (0 when they meet). */
 export function sideOf(p: { x: number; y: number }, a: { x: number; y: number }, b: { x: number; y: number }): number {
-  const cx = b.x - a.x, cy = b.y - a.y;
+  const cx = b.x - a.x,
+    cy = b.y - a.y;
   const chord = Math.hypot(cx, cy);
   return chord > 0 ? ((p.x - a.x) * cy - (p.y - a.y) * cx) / chord : 0;
 }
@@ -18,7 +19,10 @@ export function walked(points: readonly Point[]): number[] {
 
 /** The points' centred moving average over `halfMs` either side (by time). */
 export function trendOf(points: readonly Point[], halfMs: number): { x: number; y: number }[] {
-  let lo = 0, hi = 0, sx = 0, sy = 0;
+  let lo = 0,
+    hi = 0,
+    sx = 0,
+    sy = 0;
   return points.map((p) => {
     while (hi < points.length && points[hi]!.t <= p.t + halfMs) {
       sx += points[hi]!.x;

@@ -30,7 +30,8 @@ const lengthOf = (maze: Parameters<typeof smoothPath>[0]) => {
  */
 export const steering: Laying = {
   name: 'steering',
-  description: "a point pursuing the centre-line 0.5 cells ahead at the person's own speed, plus the person's chord deviation (tanh at 0.3 cells), inside 0.45 cells",
+  description:
+    "a point pursuing the centre-line 0.5 cells ahead at the person's own speed, plus the person's chord deviation (tanh at 0.3 cells), inside 0.45 cells",
   mazeFor: (kernel, rng, trace) => mazeFor(kernel, rng, trace.pathPx, lengthOf),
   lay(trace, maze) {
     const pts = trace.points;
@@ -42,7 +43,8 @@ export const steering: Laying = {
     let near = 0;
     /** Where on the centre-line (index into `path`) the point is nearest, searched forward only. */
     const nearest = () => {
-      let best = near, bestD = Infinity;
+      let best = near,
+        bestD = Infinity;
       for (let k = near; k < path.length && s[k]! <= s[near]! + 4 * PIECE + 1; k++) {
         const d = Math.hypot(path[k]!.x - pos.x, path[k]!.y - pos.y);
         if (d < bestD) {

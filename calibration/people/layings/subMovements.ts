@@ -20,7 +20,8 @@ export function subMovementStarts(points: HumanTrace['points']): number[] {
     return Math.hypot(p.x - q.x, p.y - q.y) / Math.max(1, p.t - q.t);
   });
   const smooth = speed.map((_, i) => {
-    let s = 0, k = 0;
+    let s = 0,
+      k = 0;
     for (let j = Math.max(1, i - SMOOTH); j <= Math.min(n - 1, i + SMOOTH); j++, k++) s += speed[j]!;
     return k > 0 ? s / k : 0;
   });

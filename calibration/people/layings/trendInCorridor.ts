@@ -26,7 +26,8 @@ const lengthOf = (maze: Parameters<typeof smoothPath>[0]) => {
 export const trendInCorridor: Laying = {
   name: 'trend',
   description: 'sharp corners, 0.75-1.33x the path length, offsets = deviation from a 200 ms trend scaled by the corridor',
-  mazeFor: (kernel, rng, trace) => mazeFor(kernel, rng, trace.pathPx * Math.exp(rng.uniform(Math.log(PACE[0]), Math.log(PACE[1]))), lengthOf),
+  mazeFor: (kernel, rng, trace) =>
+    mazeFor(kernel, rng, trace.pathPx * Math.exp(rng.uniform(Math.log(PACE[0]), Math.log(PACE[1]))), lengthOf),
   lay(trace, maze) {
     const pts = trace.points;
     const trend = trendOf(pts, TREND_HALF_MS);
@@ -38,7 +39,8 @@ export const trendInCorridor: Laying = {
     return toEvents(
       maze,
       pts.map((p, i) => {
-        const a = trend[Math.max(0, i - 1)]!, b = trend[Math.min(pts.length - 1, i + 1)]!;
+        const a = trend[Math.max(0, i - 1)]!,
+          b = trend[Math.min(pts.length - 1, i + 1)]!;
         const off = Math.max(-WALL_MARGIN, Math.min(WALL_MARGIN, sideOf(p, a, b) * CORRIDOR_SCALE));
         const at = pointAt(path, s, (along[i]! / length) * total);
         return { x: Math.round(at.p.x + at.nx * off), y: Math.round(at.p.y + at.ny * off), t: p.t };

@@ -6,7 +6,8 @@ export type Params = Record<string, unknown>;
 /** Calls `params[name]` (a function, or a global function's name) with `args`, if it is set. */
 export function callBack(params: Params, name: string, ...args: unknown[]): void {
   const value = params[name];
-  const fn = typeof value === 'function' ? value : typeof value === 'string' ? (window as unknown as Record<string, unknown>)[value] : undefined;
+  const fn =
+    typeof value === 'function' ? value : typeof value === 'string' ? (window as unknown as Record<string, unknown>)[value] : undefined;
   if (typeof fn !== 'function') return;
   try {
     (fn as (...a: unknown[]) => unknown)(...args);

@@ -30,7 +30,8 @@ startCompat(['/1/api.js', '/1/secure-api.js'], (compat) => {
      * `{response, key}` that rejects with 'challenge-closed' when the person closes the puzzle.
      */
     execute(id?: unknown, options?: { async?: boolean }): Promise<{ response: string; key: string }> | undefined {
-      if (id !== null && typeof id === 'object' && !(id instanceof HTMLElement)) return hcaptcha.execute(undefined, id as { async?: boolean });
+      if (id !== null && typeof id === 'object' && !(id instanceof HTMLElement))
+        return hcaptcha.execute(undefined, id as { async?: boolean });
       const widget = registry.get(id);
       const pending = widget.execute();
       if (!options?.async) return undefined;

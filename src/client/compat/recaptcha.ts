@@ -46,7 +46,8 @@ startCompat(['/recaptcha/api.js'], (compat) => {
       if (typeof id !== 'string' || !id) throw new Error('ariadne: no widget rendered');
       const key = `${id}\n${action ?? ''}`;
       let widgetId = bySiteKey.get(key);
-      if (widgetId === undefined) bySiteKey.set(key, (widgetId = registry.render(holder(), { sitekey: id, size: 'invisible', action: action ?? '' }).id));
+      if (widgetId === undefined)
+        bySiteKey.set(key, (widgetId = registry.render(holder(), { sitekey: id, size: 'invisible', action: action ?? '' }).id));
       return registry.get(widgetId).execute();
     },
     ready: compat.ready,

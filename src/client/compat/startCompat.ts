@@ -10,7 +10,10 @@ const servedAt = (url: URL, paths: readonly string[]): string | undefined => pat
 /** The URL this script was loaded from: document.currentScript, else the last script at one of `paths`. */
 function ownScriptUrl(paths: readonly string[]): URL {
   let src = (document.currentScript as HTMLScriptElement | null)?.src;
-  if (!src) src = Array.from(document.scripts).filter((s) => s.src && servedAt(new URL(s.src), paths)).at(-1)?.src;
+  if (!src)
+    src = Array.from(document.scripts)
+      .filter((s) => s.src && servedAt(new URL(s.src), paths))
+      .at(-1)?.src;
   return new URL(src || paths[0]!, document.baseURI);
 }
 

@@ -30,7 +30,9 @@ export function fillChartTable(table: HTMLTableElement, c: ChartNumbers): void {
     head.append(th);
   }
   const body = table.createTBody();
-  const rows = c.x.map((_, i) => i).filter((i) => c.kind === 'bars' || c.series.some(([, v]) => v[i] !== null && v[i] !== undefined && v[i] !== 0));
+  const rows = c.x
+    .map((_, i) => i)
+    .filter((i) => c.kind === 'bars' || c.series.some(([, v]) => v[i] !== null && v[i] !== undefined && v[i] !== 0));
   const listed = c.kind === 'time' ? rows.reverse().slice(0, MAX_ROWS) : rows;
   for (const i of listed) {
     const row = body.insertRow();

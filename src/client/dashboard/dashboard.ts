@@ -23,7 +23,20 @@ const WIDEST_TIME_LABELS = ['12:59pm', '12:59am', '12/31'];
 /** The latency panel's y range before any request was answered (ms; log scale). */
 const EMPTY_LATENCY_MS: [number, number] = [1, 1000];
 const SCORE_BUCKETS = 10;
-const COLOURS = ['#2f6fde', '#d9480f', '#2b8a3e', '#ae3ec9', '#e8590c', '#0c8599', '#c2255c', '#5c940d', '#1864ab', '#862e9c', '#a61e4d', '#495057'];
+const COLOURS = [
+  '#2f6fde',
+  '#d9480f',
+  '#2b8a3e',
+  '#ae3ec9',
+  '#e8590c',
+  '#0c8599',
+  '#c2255c',
+  '#5c940d',
+  '#1864ab',
+  '#862e9c',
+  '#a61e4d',
+  '#495057',
+];
 
 /** The JSON of GET /dashboard/data. */
 interface Summary {
@@ -74,7 +87,12 @@ const named = (s: Summary, prefix: string) =>
 const totals = (s: Summary, prefix: string) => named(s, prefix).map(([name, values]) => [name, sum(values)] as const);
 
 const PANELS: Panel[] = [
-  { id: 'challenges', title: 'Challenges issued', kind: 'time', data: (s) => ({ series: [['challenges', s.series.challenge ?? s.times.map(() => 0)]] }) },
+  {
+    id: 'challenges',
+    title: 'Challenges issued',
+    kind: 'time',
+    data: (s) => ({ series: [['challenges', s.series.challenge ?? s.times.map(() => 0)]] }),
+  },
   { id: 'verify', title: '/verify outcomes', kind: 'time', data: (s) => ({ series: named(s, 'verify:') }) },
   {
     id: 'acceptance',
@@ -96,7 +114,13 @@ const PANELS: Panel[] = [
     data: (s) => {
       const x = Array.from({ length: SCORE_BUCKETS }, (_, b) => `${(b / SCORE_BUCKETS).toFixed(1)}`);
       const of = (mode: string) => x.map((_, b) => sum(s.series[`score:${mode}:${b}`] ?? []));
-      return { x, series: [['enforced', of('enforce')], ['shadow', of('shadow')]] };
+      return {
+        x,
+        series: [
+          ['enforced', of('enforce')],
+          ['shadow', of('shadow')],
+        ],
+      };
     },
   },
   { id: 'reasons', title: 'Reason codes', kind: 'bars', data: (s) => categories(totals(s, 'reason:'), 'reasons') },
@@ -117,7 +141,11 @@ const PANELS: Panel[] = [
     id: 'pow',
     title: 'Proof-of-work difficulty of challenges issued (bits)',
     kind: 'bars',
-    data: (s) => categories(totals(s, 'pow:').sort((a, b) => Number(a[0]) - Number(b[0])), 'challenges'),
+    data: (s) =>
+      categories(
+        totals(s, 'pow:').sort((a, b) => Number(a[0]) - Number(b[0])),
+        'challenges',
+      ),
   },
   {
     id: 'latency',
@@ -128,7 +156,15 @@ const PANELS: Panel[] = [
       const routes = Object.keys(s.latency).sort();
       // No request answered yet: one empty series, so the axes and their labels are still drawn.
       if (routes.length === 0) return { series: [['no requests yet', s.times.map(() => null)]] };
-      return { series: routes.flatMap((route) => [[`${route} p50`, s.latency[route]!.p50], [`${route} p99`, s.latency[route]!.p99]] as [string, (number | null)[]][]) };
+      return {
+        series: routes.flatMap(
+          (route) =>
+            [
+              [`${route} p50`, s.latency[route]!.p50],
+              [`${route} p99`, s.latency[route]!.p99],
+            ] as [string, (number | null)[]][],
+        ),
+      };
     },
   },
 ];
@@ -169,7 +205,12 @@ function draw<S>(panel: Panel<S>, s: S, into: HTMLElement): void {
   const { x, series } = panel.data(s);
   const xs = panel.kind === 'time' ? (s as Summary).times : (x ?? []).map((_, i) => i);
   const data = [xs, ...series.map(([, v]) => v)] as uPlot.AlignedData;
-  fillChartTable(into.parentElement!.querySelector('.numbers table')!, { caption: panel.title, kind: panel.kind, x: panel.kind === 'time' ? xs : (x ?? []), series });
+  fillChartTable(into.parentElement!.querySelector('.numbers table')!, {
+    caption: panel.title,
+    kind: panel.kind,
+    x: panel.kind === 'time' ? xs : (x ?? []),
+    series,
+  });
   // The same series (and categories) as drawn: new data only; else a new plot.
   const key = JSON.stringify([series.map(([name]) => name), x]);
   const held = drawn.get(panel.id);
@@ -200,7 +241,9 @@ function draw<S>(panel: Panel<S>, s: S, into: HTMLElement): void {
       ...series.map(([label], i) => {
         const colour = COLOURS[i % COLOURS.length]!;
         // Points as well as lines: a minute with traffic between empty ones is still seen.
-        return bars ? { label, stroke: colour, fill: `${colour}99`, paths: bars } : { label, stroke: colour, points: { show: true, size: 5 }, spanGaps: false };
+        return bars
+          ? { label, stroke: colour, fill: `${colour}99`, paths: bars }
+          : { label, stroke: colour, points: { show: true, size: 5 }, spanGaps: false };
       }),
     ],
   };
@@ -291,6 +334,8 @@ function poll(): void {
 // Every panel in its place from the start, whichever answer comes first.
 for (const panel of [...PANELS, DRIFT_PANEL]) panelElement(panel);
 for (const id of ['site', 'window']) document.getElementById(id)!.addEventListener('change', () => void refresh());
-document.getElementById('compare')!.addEventListener('click', () => void compareDrift().catch((e: unknown) => status(`drift: ${String(e)}`, true)));
+document
+  .getElementById('compare')!
+  .addEventListener('click', () => void compareDrift().catch((e: unknown) => status(`drift: ${String(e)}`, true)));
 poll();
 void compareDrift().catch((e: unknown) => status(`drift: ${String(e)}`, true));

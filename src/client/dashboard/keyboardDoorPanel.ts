@@ -14,7 +14,18 @@ interface DoorView {
   level: { rate: number; share: number };
 }
 
-const HEADINGS = ['site', 'door', 'mode', 'since', 'keyboard tokens / min', 'share', 'baseline / min', 'baseline share', 'surge above / min', 'surge above share'];
+const HEADINGS = [
+  'site',
+  'door',
+  'mode',
+  'since',
+  'keyboard tokens / min',
+  'share',
+  'baseline / min',
+  'baseline share',
+  'surge above / min',
+  'surge above share',
+];
 const fixed = (x: number, places: number) => x.toFixed(places);
 
 /** Fetches the doors and shows them as a table in the panel `panel-keyboard`, made at the end of `#panels` when absent. */
@@ -46,7 +57,18 @@ export async function showKeyboardDoors(): Promise<void> {
     row(HEADINGS, 'th'),
     ...doors.map((d) =>
       row(
-        [d.site || '(every site)', d.door, d.mode, new Date(d.since).toLocaleTimeString(), fixed(d.rate, 1), fixed(d.share, 3), fixed(d.base.rate, 2), fixed(d.base.share, 3), fixed(d.level.rate, 1), fixed(d.level.share, 3)],
+        [
+          d.site || '(every site)',
+          d.door,
+          d.mode,
+          new Date(d.since).toLocaleTimeString(),
+          fixed(d.rate, 1),
+          fixed(d.share, 3),
+          fixed(d.base.rate, 2),
+          fixed(d.base.share, 3),
+          fixed(d.level.rate, 1),
+          fixed(d.level.share, 3),
+        ],
         'td',
       ),
     ),

@@ -29,7 +29,10 @@ const WebAuthnRequestOptions = closed({
 
 export const ChallengeSchema = closed(
   {
-    id: Type.String({ pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$', description: 'Self-authenticating, UUID-shaped' }),
+    id: Type.String({
+      pattern: '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$',
+      description: 'Self-authenticating, UUID-shaped',
+    }),
     challenge_type: Type.Union([Type.Literal('maze'), Type.Literal('maze_stroop')]),
     maze_seed: int('uint32'),
     maze_width: int(),
@@ -37,9 +40,12 @@ export const ChallengeSchema = closed(
     maze_difficulty: Type.Number(),
     pow_challenge: Type.String({ pattern: '^[0-9a-f]{32}$' }),
     pow_difficulty: int('Leading zero bits; adaptive per client'),
-    pow_difficulty_keyboard: int('Leading zero bits a keyboard solve needs (pow_difficulty + POW_KEYBOARD_EXTRA_BITS, + POW_KEYBOARD_SURGE_EXTRA_BITS in a surge)'),
+    pow_difficulty_keyboard: int(
+      'Leading zero bits a keyboard solve needs (pow_difficulty + POW_KEYBOARD_EXTRA_BITS, + POW_KEYBOARD_SURGE_EXTRA_BITS in a surge)',
+    ),
     keyboard_door: Type.Union([Type.Literal('people_first'), Type.Literal('strict'), Type.Literal('surge')], {
-      description: "The site's keyboard door: people_first, strict (keyboard solves scored strictly) or surge (strictly, and a larger keyboard proof of work)",
+      description:
+        "The site's keyboard door: people_first, strict (keyboard solves scored strictly) or surge (strictly, and a larger keyboard proof of work)",
     }),
     site_key: Type.String(),
     created_at: int('ms'),
@@ -51,8 +57,14 @@ export const ChallengeSchema = closed(
     }),
     probes: opt(Type.Array(ProbeSchema)),
     webauthn_request_options: opt(WebAuthnRequestOptions),
-    passkey_door: opt(Type.Literal(true, { description: 'The site opened the passkey door and the stable_id has a passkey: POST /passkey passes without a maze' })),
-    privacy_pass: opt(Type.Literal(true, { description: 'The site trusts Privacy Pass issuers: GET /privacy-pass may pass without a maze' })),
+    passkey_door: opt(
+      Type.Literal(true, {
+        description: 'The site opened the passkey door and the stable_id has a passkey: POST /passkey passes without a maze',
+      }),
+    ),
+    privacy_pass: opt(
+      Type.Literal(true, { description: 'The site trusts Privacy Pass issuers: GET /privacy-pass may pass without a maze' }),
+    ),
     test: TEST_MARK,
   },
   'A challenge',

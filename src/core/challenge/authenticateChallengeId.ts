@@ -65,7 +65,8 @@ export function authenticateChallengeId(
     if (!tagFor(site.digest)) {
       keyboardSurge = tagFor(surgeDigest(site.digest));
       const retired = !keyboardSurge && site.retired.some((d) => tagFor(d) || tagFor(surgeDigest(d)));
-      if (!keyboardSurge) return { ok: false, failure: retired ? failure('challenge_expired', 'site policy changed') : failure('site_key_mismatch') };
+      if (!keyboardSurge)
+        return { ok: false, failure: retired ? failure('challenge_expired', 'site policy changed') : failure('site_key_mismatch') };
     }
   }
   const { createdAt, powDifficulty } = readStamp(bytes);
@@ -73,5 +74,19 @@ export function authenticateChallengeId(
   const acceptedUntil = createdAt + acceptedLifeMs(lives, keyboard);
   if (now > acceptedUntil) return { ok: false, failure: failure('challenge_expired') };
   const expiresAt = createdAt + lives.challengeTtlMs;
-  return { ok: true, challenge: { id, bytes, key, mac, createdAt, expiresAt, acceptedUntil, spentUntil: createdAt + longestLifeMs(lives), powDifficulty, keyboardSurge } };
+  return {
+    ok: true,
+    challenge: {
+      id,
+      bytes,
+      key,
+      mac,
+      createdAt,
+      expiresAt,
+      acceptedUntil,
+      spentUntil: createdAt + longestLifeMs(lives),
+      powDifficulty,
+      keyboardSurge,
+    },
+  };
 }

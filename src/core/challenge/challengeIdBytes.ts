@@ -33,7 +33,9 @@ export function bodyMac(key: Buffer, id: Buffer): string {
 
 /** Site tag of an id for `siteKey` under the policy with digest `policy`, as 4 hex digits. */
 export function siteTag(key: Buffer, id: Buffer, siteKey: string, policy: string): string {
-  return hmacKey(key).digest([id.subarray(0, BODY_END), ZERO, siteKey, ZERO, policy], 'hex').slice(0, 4);
+  return hmacKey(key)
+    .digest([id.subarray(0, BODY_END), ZERO, siteKey, ZERO, policy], 'hex')
+    .slice(0, 4);
 }
 
 /** Writes the stamp (difficulty and creation time) into bytes 0..5. */

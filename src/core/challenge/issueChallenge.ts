@@ -1,5 +1,4 @@
-
-import type { Challenge, } from './Challenge.js';
+import type { Challenge } from './Challenge.js';
 import type { Failure } from '../errors.js';
 import { powDifficultyFor } from '../pow/adaptiveDifficulty.js';
 import { probeLayout } from '../probe/probeLayout.js';
@@ -52,7 +51,12 @@ export async function issueChallenge(ctx: CoreContext, input: ChallengeInput, cl
   ctx.traffic?.challengeIssued(siteLabel(ctx.sites, site.key), powDifficulty);
   const door = keyboardDoorOf(ctx, site);
   const surge = door === 'surge';
-  const { id, bytes, mac } = mintChallengeId(key, { siteKey: site.key, policy: surge ? surgeDigest(site.digest) : site.digest, createdAt, powDifficulty });
+  const { id, bytes, mac } = mintChallengeId(key, {
+    siteKey: site.key,
+    policy: surge ? surgeDigest(site.digest) : site.digest,
+    createdAt,
+    powDifficulty,
+  });
   const derived = derivedFromMac(mac, policy.probeProbability);
   const maze = challengeMaze(policy.maze, derived.seed);
   const passkeys = sitePasskeys(ctx.passkeys, site);

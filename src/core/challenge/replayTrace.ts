@@ -21,7 +21,13 @@ export interface TraceReplay {
  * only by walking the corridors on a canvas some known widget draws. Keydown events carry maze
  * fractions and walk the same on every canvas.
  */
-export function replayTrace(kernel: Pick<Kernel, 'replay'>, maze: MazeParams, events: PackedEvents, issuedCellSize: number, mode: ReplayMode): TraceReplay {
+export function replayTrace(
+  kernel: Pick<Kernel, 'replay'>,
+  maze: MazeParams,
+  events: PackedEvents,
+  issuedCellSize: number,
+  mode: ReplayMode,
+): TraceReplay {
   const first = { replay: kernel.replay(maze, events, issuedCellSize, mode), cellSize: issuedCellSize };
   if (first.replay.valid) return first;
   for (const cellSize of DEPLOYED_WIDGET_CELL_SIZES) {

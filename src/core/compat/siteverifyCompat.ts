@@ -63,7 +63,13 @@ export async function siteverifyCompat(
   const result = await redeemForCaller(deps, response, UNBOUND_SESSION, input, caller);
   const test = result.test === true ? { test: true as const } : {};
   if (!result.success) return { success: false, faults: [result.error], ...test };
-  const verdict: CompatVerdict = { success: true, score: result.score, challenge_ts: result.challenge_ts, hostname: result.hostname, ...test };
+  const verdict: CompatVerdict = {
+    success: true,
+    score: result.score,
+    challenge_ts: result.challenge_ts,
+    hostname: result.hostname,
+    ...test,
+  };
   if (result.reasons !== undefined) verdict.reasons = result.reasons;
   if (result.method !== undefined) verdict.method = result.method;
   if (result.action !== undefined) verdict.action = result.action;

@@ -210,7 +210,14 @@ export class KeyboardBudget {
     if (next.surge !== watch.state.surge && watch.policy.door === 'auto') {
       const level = surgeLevels(watch.base, watch.policy);
       this.#log?.warn(
-        { site_key: site, door: next.surge ? 'surge' : 'people_first', rate: watch.reading.rate, share: watch.reading.share, base: watch.base, level },
+        {
+          site_key: site,
+          door: next.surge ? 'surge' : 'people_first',
+          rate: watch.reading.rate,
+          share: watch.reading.share,
+          base: watch.base,
+          level,
+        },
         next.surge ? 'keyboard surge began' : 'keyboard surge ended',
       );
     }
@@ -254,7 +261,10 @@ export class KeyboardBudget {
         this.#store.increment(`${snapshotKey(site, h)}:share`, 0, 0),
       ]).catch(() => [0, 0]);
       if (rate! > 0) {
-        watch.base = { rate: Math.max(watch.policy.floorPerMinute, rate! / SNAPSHOT_SCALE), share: Math.max(SHARE_FLOOR, share! / SNAPSHOT_SCALE) };
+        watch.base = {
+          rate: Math.max(watch.policy.floorPerMinute, rate! / SNAPSHOT_SCALE),
+          share: Math.max(SHARE_FLOOR, share! / SNAPSHOT_SCALE),
+        };
         return;
       }
     }

@@ -15,7 +15,11 @@ const RISE_PER_MINUTE = BASELINE_RISE_PER_HOUR ** (1 / 60);
  * BASELINE_RISE_PER_HOUR an hour whatever the traffic; it falls freely (a quieter site only becomes
  * more watchful). Never below the floors: a site with less traffic is judged by them.
  */
-export function learnBaseline(base: KeyboardRate, minute: { keyboard: number; all: number }, policy: Pick<KeyboardDoorPolicy, 'floorPerMinute' | 'surgeFactor'>): KeyboardRate {
+export function learnBaseline(
+  base: KeyboardRate,
+  minute: { keyboard: number; all: number },
+  policy: Pick<KeyboardDoorPolicy, 'floorPerMinute' | 'surgeFactor'>,
+): KeyboardRate {
   const level = surgeLevels(base, policy);
   const step = (from: number, seen: number, floor: number) => {
     const mean = from + (seen - from) / BASELINE_MINUTES;

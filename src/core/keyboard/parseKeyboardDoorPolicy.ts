@@ -1,4 +1,10 @@
-import { KEYBOARD_DOOR_DEFAULTS, KEYBOARD_DOOR_LIMITS, KEYBOARD_DOOR_MODES, type KeyboardDoorMode, type KeyboardDoorPolicy } from './KeyboardDoorPolicy.js';
+import {
+  KEYBOARD_DOOR_DEFAULTS,
+  KEYBOARD_DOOR_LIMITS,
+  KEYBOARD_DOOR_MODES,
+  type KeyboardDoorMode,
+  type KeyboardDoorPolicy,
+} from './KeyboardDoorPolicy.js';
 
 /**
  * KEYBOARD_DOOR, KEYBOARD_FLOOR_PER_MINUTE, KEYBOARD_SURGE_FACTOR, KEYBOARD_CALM_MINUTES and

@@ -8,7 +8,12 @@ import { keyboardDoorOf } from './keyboardDoorOf.js';
  * of the two moments, so challenges fetched before a surge are not a way around it), or the
  * client has passed its hour's keyboard budget.
  */
-export async function strictKeyboardFor(ctx: Pick<CoreContext, 'keyboardBudget' | 'sites'>, site: Site, issuedInSurge: boolean, binding: string): Promise<boolean> {
+export async function strictKeyboardFor(
+  ctx: Pick<CoreContext, 'keyboardBudget' | 'sites'>,
+  site: Site,
+  issuedInSurge: boolean,
+  binding: string,
+): Promise<boolean> {
   if (issuedInSurge || keyboardDoorOf(ctx, site) !== 'people_first') return true;
   return (await ctx.keyboardBudget?.clientOver(binding, site.policy.keyboard)) ?? false;
 }

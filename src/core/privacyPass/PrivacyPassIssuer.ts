@@ -25,7 +25,8 @@ const ISSUER_NAME = /^[a-z0-9]([a-z0-9.-]{0,252}[a-z0-9])?(:[0-9]{1,5})?$/;
  * RSA public key. Throws an Error naming what is wrong; start-up and reloads report it.
  */
 export function checkIssuer(name: string, tokenKey: string): PrivacyPassIssuer {
-  if (name.length > MAX_ISSUER_NAME_LENGTH || !ISSUER_NAME.test(name)) throw new Error(`issuer name ${JSON.stringify(name)}: not a lowercase host name`);
+  if (name.length > MAX_ISSUER_NAME_LENGTH || !ISSUER_NAME.test(name))
+    throw new Error(`issuer name ${JSON.stringify(name)}: not a lowercase host name`);
   const key = tokenKey.replace(/=+$/, '');
   if (!/^[A-Za-z0-9_-]+$/.test(key)) throw new Error(`issuer ${name}: token key is not base64url`);
   let bits: number | undefined;

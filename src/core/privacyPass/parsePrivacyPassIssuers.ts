@@ -6,7 +6,10 @@ import { MAX_ISSUERS, type PrivacyPassIssuer, checkIssuer } from './PrivacyPassI
  * Empty or unset: no issuer, the Privacy Pass door is closed. Throws an Error naming the fault.
  */
 export function parsePrivacyPassIssuers(text: string | undefined): PrivacyPassIssuer[] {
-  const entries = (text ?? '').split(',').map((e) => e.trim()).filter((e) => e !== '');
+  const entries = (text ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '');
   if (entries.length > MAX_ISSUERS) throw new Error(`PRIVACY_PASS_ISSUERS: at most ${MAX_ISSUERS} entries`);
   return entries.map((entry) => {
     const at = entry.indexOf('=');

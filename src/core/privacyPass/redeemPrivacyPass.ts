@@ -61,7 +61,11 @@ function readToken(authorization: string): Token | Failure {
   const input = token.authInput;
   if (input.tokenType !== BLIND_RSA.value) return failure('privacy_pass_unsupported_type', ONLY_TYPE_2);
   // The library slices the rest by type 0x0002's sizes, without checking that they are there.
-  const sized = input.nonce.length === 32 && input.challengeDigest.length === 32 && input.tokenKeyId.length === BLIND_RSA.Nid && token.authenticator.length === BLIND_RSA.Nk;
+  const sized =
+    input.nonce.length === 32 &&
+    input.challengeDigest.length === 32 &&
+    input.tokenKeyId.length === BLIND_RSA.Nid &&
+    token.authenticator.length === BLIND_RSA.Nk;
   return sized ? token : failure('privacy_pass_malformed', 'the token is too short for type 0x0002');
 }
 
@@ -98,7 +102,8 @@ export async function redeemPrivacyPass(ctx: CoreContext, input: PrivacyPassInpu
   const key = keyOf(issuers, answered.issuer, token.authInput.tokenKeyId);
   if (key === undefined) return fail('privacy_pass_rejected', `the token key is not one of ${answered.issuer}'s trusted keys`);
   const verifier = new publicVerif.Origin(publicVerif.BlindRSAMode.PSS);
-  if (!(await verifier.verify(token, await cryptoKeyOf(key.tokenKey)))) return fail('privacy_pass_rejected', 'the token signature does not verify');
+  if (!(await verifier.verify(token, await cryptoKeyOf(key.tokenKey))))
+    return fail('privacy_pass_rejected', 'the token signature does not verify');
 
   const life = { issuedAt: challenge.createdAt, expiresAt: challenge.spentUntil };
   const nonce = await ctx.store.consume(`pp:${Buffer.from(token.authInput.nonce).toString('base64url')}`, life);

@@ -22,9 +22,7 @@ export interface ArmInput {
   events: RawEvent[];
 }
 
-export type ArmResult =
-  | { ok: true; probe_ticket: string; armed_at: number; deadline_at: number }
-  | { ok: false; failure: Failure };
+export type ArmResult = { ok: true; probe_ticket: string; armed_at: number; deadline_at: number } | { ok: false; failure: Failure };
 
 /**
  * issued -> armed. Checks: the site is admitted (unknown_site_key, hostname_not_allowed);
@@ -57,7 +55,10 @@ export async function armProbe(ctx: CoreContext, input: ArmInput, client: Pick<C
 
   // Spent only by a trace that reaches the trigger: each attempt is one ticket (one tap), and a
   // flood of junk arms writes nothing.
-  const attempt = await takeArmAttempt(ctx.store, `probe-arm:${challenge.id}:${probe.id}`, { issuedAt: challenge.createdAt, expiresAt: challenge.spentUntil });
+  const attempt = await takeArmAttempt(ctx.store, `probe-arm:${challenge.id}:${probe.id}`, {
+    issuedAt: challenge.createdAt,
+    expiresAt: challenge.spentUntil,
+  });
   if (attempt === 'used') return { ok: false, failure: failure('probe_attempts_exceeded') };
   if (attempt === 'full') return { ok: false, failure: failure('store_unavailable') };
 

@@ -33,7 +33,16 @@ export interface CompletionClaims {
 }
 
 /** The type each claim must have, per token kind. */
-const TICKET_FIELDS = { cid: 'string', pid: 'string', sid: 'string', site: 'string', jti: 'string', armed_at: 'number', deadline_at: 'number', exp: 'number' } as const;
+const TICKET_FIELDS = {
+  cid: 'string',
+  pid: 'string',
+  sid: 'string',
+  site: 'string',
+  jti: 'string',
+  armed_at: 'number',
+  deadline_at: 'number',
+  exp: 'number',
+} as const;
 const COMPLETION_FIELDS = { cid: 'string', pid: 'string', sid: 'string', reaction_ms: 'number', exp: 'number' } as const;
 
 function hasClaims(c: Record<string, unknown>, typ: string, fields: Record<string, 'string' | 'number'>): boolean {

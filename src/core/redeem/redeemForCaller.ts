@@ -25,7 +25,10 @@ export async function redeemForCaller(
   const now = (deps.now ?? Date.now)();
   if (caller.kind === 'test') return testVerdict(caller.verdict, typeof sessionId === 'string' ? sessionId : '', now);
   if (idempotencyKey !== undefined && !isIdempotencyKey(idempotencyKey)) return siteverifyFailure('invalid_request');
-  const siteKeys = [caller.kind === 'site' ? caller.site.key : undefined, typeof sitekey === 'string' && sitekey !== '' ? sitekey : undefined];
+  const siteKeys = [
+    caller.kind === 'site' ? caller.site.key : undefined,
+    typeof sitekey === 'string' && sitekey !== '' ? sitekey : undefined,
+  ];
   const result = await redeemSessionToken({ ring: deps.ring, store: deps.store, now }, token, sessionId, {
     siteKeys: siteKeys.filter((k): k is string => k !== undefined),
     idempotencyKey,

@@ -7,7 +7,11 @@ import type { InputType } from './ScoringTable.js';
  * `pointer_type` of the pointer events (mouse when none is given).
  */
 export function inferInputType(events: readonly RawEvent[]): InputType {
-  let keys = 0, pointers = 0, touch = 0, pen = 0, mouse = 0;
+  let keys = 0,
+    pointers = 0,
+    touch = 0,
+    pen = 0,
+    mouse = 0;
   for (const e of events) {
     if (e === null || typeof e !== 'object') continue;
     if (e.type === 'keydown') keys++;

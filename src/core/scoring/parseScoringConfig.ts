@@ -49,6 +49,7 @@ export function parseScoringConfig(env: Readonly<Record<string, string | undefin
 function scoringMode(env: Readonly<Record<string, string | undefined>>, name: string): ScoringMode | undefined {
   const text = env[name]?.trim();
   if (!text) return undefined;
-  if (text !== 'enforce' && text !== 'shadow' && text !== 'off') throw new Error(`${name} must be enforce, shadow or off, not ${JSON.stringify(text)}`);
+  if (text !== 'enforce' && text !== 'shadow' && text !== 'off')
+    throw new Error(`${name} must be enforce, shadow or off, not ${JSON.stringify(text)}`);
   return text;
 }

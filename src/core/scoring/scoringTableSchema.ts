@@ -51,7 +51,10 @@ export const ScoringTableSchema = Type.Object(
       { mouse: InputTableSchema, touch: InputTableSchema, pen: InputTableSchema, keyboard: InputTableSchema },
       { additionalProperties: false },
     ),
-    probe: Type.Object({ minReactionMs: Type.Number({ exclusiveMinimum: 0, maximum: 1e6 }), weight: Type.Number({ minimum: 0, maximum: 1e6 }) }, { additionalProperties: false }),
+    probe: Type.Object(
+      { minReactionMs: Type.Number({ exclusiveMinimum: 0, maximum: 1e6 }), weight: Type.Number({ minimum: 0, maximum: 1e6 }) },
+      { additionalProperties: false },
+    ),
   },
   { additionalProperties: false },
 );

@@ -61,7 +61,8 @@ export class SiteRegistry {
   replace(snapshot: SitesSnapshot): SitesChange {
     const before = this.#listed;
     const open = this.#site(OPEN, '', [], undefined, snapshot.fallback);
-    const listed = snapshot.sites && new Map(snapshot.sites.map((s) => [s.key, this.#site(s.key, s.key, s.hostnames, s.secret, s.policy)] as const));
+    const listed =
+      snapshot.sites && new Map(snapshot.sites.map((s) => [s.key, this.#site(s.key, s.key, s.hostnames, s.secret, s.policy)] as const));
     const bySecret = new Map<string, Site>();
     for (const site of listed?.values() ?? []) bySecret.set(digestOfSecret(site.secret!).toString('hex'), site);
     this.#listed = listed;

@@ -49,7 +49,12 @@ export function parseSitesFile(text: string, config: Config, source: string): Si
 }
 
 /** The site's policy: its own fields over the server-wide ones; undefined after reporting an error. */
-function resolvePolicy(p: PolicyInFile, fallback: SitePolicy, source: string, at: (field: string, message: string) => void): SitePolicy | undefined {
+function resolvePolicy(
+  p: PolicyInFile,
+  fallback: SitePolicy,
+  source: string,
+  at: (field: string, message: string) => void,
+): SitePolicy | undefined {
   const difficulty = p.pow?.difficulty ?? fallback.pow.difficulty;
   const maxDifficulty =
     p.pow?.max_difficulty ??
@@ -133,7 +138,10 @@ function resolvePolicy(p: PolicyInFile, fallback: SitePolicy, source: string, at
 
 /** A schema error as `site "key": field.path: message` (or the top-level field). */
 function describe(path: string, message: string, json: unknown): string {
-  const parts = path.split('/').slice(1).map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const parts = path
+    .split('/')
+    .slice(1)
+    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
   if (parts[0] !== 'sites' || parts.length < 2) {
     return `${parts.join('.') || 'file'}: ${message}${parts.length === 0 ? ' (expected {"sites": {...}})' : ''}`;
   }

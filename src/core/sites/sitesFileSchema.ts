@@ -32,7 +32,9 @@ export const PolicySchema = closed(
         {
           difficulty: opt(int(0, MAX_POW_DIFFICULTY, 'Leading zero bits asked of a quiet client (default POW_DIFFICULTY)')),
           max_difficulty: opt(int(0, MAX_POW_DIFFICULTY, 'Ceiling of adaptive proof of work (default difficulty + 4, at most 32)')),
-          free_per_minute: opt(int(1, 1_000_000, 'Challenges per client and minute before the difficulty rises (default POW_FREE_PER_MINUTE)')),
+          free_per_minute: opt(
+            int(1, 1_000_000, 'Challenges per client and minute before the difficulty rises (default POW_FREE_PER_MINUTE)'),
+          ),
         },
         'Proof of work',
       ),
@@ -53,11 +55,25 @@ export const PolicySchema = closed(
         {
           mode: Type.Union([Type.Literal('off'), Type.Literal('preferred'), Type.Literal('required')]),
           rp_id: opt(Type.String({ minLength: 1, maxLength: 253, description: 'Relying-party id (default WEBAUTHN_RP_ID)' })),
-          origins: opt(Type.Array(Type.String({ minLength: 1, maxLength: 512 }), { minItems: 1, maxItems: 32, description: 'Page origins (default WEBAUTHN_ORIGIN)' })),
+          origins: opt(
+            Type.Array(Type.String({ minLength: 1, maxLength: 512 }), {
+              minItems: 1,
+              maxItems: 32,
+              description: 'Page origins (default WEBAUTHN_ORIGIN)',
+            }),
+          ),
           rp_name: opt(Type.String({ minLength: 1, maxLength: 128 })),
           without_maze: opt(
             closed(
-              { per_hour: opt(int(1, MAX_PASSKEY_DOOR_PER_HOUR, `Passes without a maze per passkey and hour (default ${DEFAULT_PASSKEY_DOOR_PER_HOUR})`)) },
+              {
+                per_hour: opt(
+                  int(
+                    1,
+                    MAX_PASSKEY_DOOR_PER_HOUR,
+                    `Passes without a maze per passkey and hour (default ${DEFAULT_PASSKEY_DOOR_PER_HOUR})`,
+                  ),
+                ),
+              },
               'Open the passkey door: a returning passkey passes without a maze (docs/doors.md); mode must not be off',
             ),
           ),
@@ -71,15 +87,16 @@ export const PolicySchema = closed(
           mode: opt(Type.Union([Type.Literal('enforce'), Type.Literal('shadow'), Type.Literal('off')])),
           keyboard_mode: opt(
             Type.Union([Type.Literal('enforce'), Type.Literal('shadow'), Type.Literal('off')], {
-              description: 'The mode for keyboard solves (default: this site\'s mode when given, else SCORING_KEYBOARD_MODE)',
+              description: "The mode for keyboard solves (default: this site's mode when given, else SCORING_KEYBOARD_MODE)",
             }),
           ),
-          threshold: opt(fraction('Lowest accepted score (default: table_file\'s threshold when given, else SCORE_THRESHOLD)')),
+          threshold: opt(fraction("Lowest accepted score (default: table_file's threshold when given, else SCORE_THRESHOLD)")),
           table_file: opt(
             Type.String({
               minLength: 1,
               maxLength: 4096,
-              description: 'A scoring table for this site (as `ariadne calibrate --fit` writes one), relative to the sites file; default SCORING_TABLE',
+              description:
+                'A scoring table for this site (as `ariadne calibrate --fit` writes one), relative to the sites file; default SCORING_TABLE',
             }),
           ),
         },
@@ -89,11 +106,40 @@ export const PolicySchema = closed(
     keyboard: opt(
       closed(
         {
-          door: opt(Type.Union(KEYBOARD_DOOR_MODES.map((m) => Type.Literal(m)), { description: 'auto (default KEYBOARD_DOOR): people first until a surge; or pin people_first, strict or surge' })),
-          floor_per_minute: opt(Type.Number({ minimum: KEYBOARD_DOOR_LIMITS.floorPerMinute.min, maximum: KEYBOARD_DOOR_LIMITS.floorPerMinute.max, description: 'Baseline keyboard tokens per minute of a site that has learned less (default KEYBOARD_FLOOR_PER_MINUTE)' })),
-          surge_factor: opt(Type.Number({ minimum: KEYBOARD_DOOR_LIMITS.surgeFactor.min, maximum: KEYBOARD_DOOR_LIMITS.surgeFactor.max, description: 'A surge: keyboard tokens and their share above this many times the baseline (default KEYBOARD_SURGE_FACTOR)' })),
-          calm_minutes: opt(int(KEYBOARD_DOOR_LIMITS.calmMinutes.min, KEYBOARD_DOOR_LIMITS.calmMinutes.max, 'Minutes under half the surge level before a surge ends (default KEYBOARD_CALM_MINUTES)')),
-          client_per_hour: opt(int(KEYBOARD_DOOR_LIMITS.clientPerHour.min, KEYBOARD_DOOR_LIMITS.clientPerHour.max, 'Keyboard tokens a client may earn an hour before its keyboard solves are scored strictly; 0 off (default KEYBOARD_CLIENT_PER_HOUR)')),
+          door: opt(
+            Type.Union(
+              KEYBOARD_DOOR_MODES.map((m) => Type.Literal(m)),
+              { description: 'auto (default KEYBOARD_DOOR): people first until a surge; or pin people_first, strict or surge' },
+            ),
+          ),
+          floor_per_minute: opt(
+            Type.Number({
+              minimum: KEYBOARD_DOOR_LIMITS.floorPerMinute.min,
+              maximum: KEYBOARD_DOOR_LIMITS.floorPerMinute.max,
+              description: 'Baseline keyboard tokens per minute of a site that has learned less (default KEYBOARD_FLOOR_PER_MINUTE)',
+            }),
+          ),
+          surge_factor: opt(
+            Type.Number({
+              minimum: KEYBOARD_DOOR_LIMITS.surgeFactor.min,
+              maximum: KEYBOARD_DOOR_LIMITS.surgeFactor.max,
+              description: 'A surge: keyboard tokens and their share above this many times the baseline (default KEYBOARD_SURGE_FACTOR)',
+            }),
+          ),
+          calm_minutes: opt(
+            int(
+              KEYBOARD_DOOR_LIMITS.calmMinutes.min,
+              KEYBOARD_DOOR_LIMITS.calmMinutes.max,
+              'Minutes under half the surge level before a surge ends (default KEYBOARD_CALM_MINUTES)',
+            ),
+          ),
+          client_per_hour: opt(
+            int(
+              KEYBOARD_DOOR_LIMITS.clientPerHour.min,
+              KEYBOARD_DOOR_LIMITS.clientPerHour.max,
+              'Keyboard tokens a client may earn an hour before its keyboard solves are scored strictly; 0 off (default KEYBOARD_CLIENT_PER_HOUR)',
+            ),
+          ),
         },
         'The keyboard door and its budget',
       ),
@@ -104,18 +150,33 @@ export const PolicySchema = closed(
           issuers: Type.Array(
             closed(
               {
-                name: Type.String({ minLength: 1, maxLength: MAX_ISSUER_NAME_LENGTH, description: 'The issuer name token challenges carry (a host name)' }),
-                token_key: Type.String({ minLength: 1, maxLength: 1024, description: "The issuer's token key, base64url (its directory's `token-key`)" }),
+                name: Type.String({
+                  minLength: 1,
+                  maxLength: MAX_ISSUER_NAME_LENGTH,
+                  description: 'The issuer name token challenges carry (a host name)',
+                }),
+                token_key: Type.String({
+                  minLength: 1,
+                  maxLength: 1024,
+                  description: "The issuer's token key, base64url (its directory's `token-key`)",
+                }),
               },
               'A trusted issuer and one of its keys',
             ),
-            { maxItems: MAX_ISSUERS, description: 'Issuers whose type 0x0002 tokens pass without a maze; [] closes the door (default PRIVACY_PASS_ISSUERS)' },
+            {
+              maxItems: MAX_ISSUERS,
+              description: 'Issuers whose type 0x0002 tokens pass without a maze; [] closes the door (default PRIVACY_PASS_ISSUERS)',
+            },
           ),
         },
         'Privacy Pass (docs/doors.md)',
       ),
     ),
-    remoteip: opt(Type.Union([Type.Literal('flag'), Type.Literal('reject')], { description: 'A /siteverify remoteip other than the solving address: report it, or fail' })),
+    remoteip: opt(
+      Type.Union([Type.Literal('flag'), Type.Literal('reject')], {
+        description: 'A /siteverify remoteip other than the solving address: report it, or fail',
+      }),
+    ),
   },
   'The site policy; every field defaults to the server-wide setting',
 );
@@ -136,7 +197,10 @@ export const SiteSchema = closed(
 export const SitesFileSchema = Type.Object(
   {
     $schema: opt(Type.String()),
-    sites: Type.Record(Type.String({ pattern: SITE_KEY_PATTERN }), SiteSchema, { additionalProperties: false, description: 'Site key -> site' }),
+    sites: Type.Record(Type.String({ pattern: SITE_KEY_PATTERN }), SiteSchema, {
+      additionalProperties: false,
+      description: 'Site key -> site',
+    }),
   },
   { additionalProperties: false },
 );

@@ -10,9 +10,7 @@ const MAX_HEADER_LENGTH = 256;
 const MAC_LENGTH = 43;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
-export type ReadTokenResult =
-  | { ok: true; claims: Record<string, unknown> }
-  | { ok: false; code: 'invalid_token' };
+export type ReadTokenResult = { ok: true; claims: Record<string, unknown> } | { ok: false; code: 'invalid_token' };
 
 const INVALID: ReadTokenResult = { ok: false, code: 'invalid_token' };
 

@@ -28,7 +28,12 @@ export interface TrafficSummary {
  * every site's summed; latencies (filed under no site) are per route and summed over sites
  * always.
  */
-export async function summarizeTraffic(store: TrafficStore, window: TrafficWindow, site: string | null, now: number): Promise<TrafficSummary> {
+export async function summarizeTraffic(
+  store: TrafficStore,
+  window: TrafficWindow,
+  site: string | null,
+  now: number,
+): Promise<TrafficSummary> {
   const { minutes, step } = WINDOWS[window];
   const last = Math.floor(now / 60_000);
   // Steps aligned to the clock, the last one holding the current minute.

@@ -5,7 +5,24 @@ import type { VerifySeen } from './TrafficCounters.js';
 /** The strings an event may keep as they came; any other is replaced (see sampledEvent). */
 const EVENT_TYPES = new Set(['move', 'down', 'up', 'keydown', 'keyup']);
 const POINTER_TYPES = new Set(['mouse', 'touch', 'pen']);
-const MAZE_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'w', 'a', 's', 'd', 'W', 'A', 'S', 'D', ' ', 'Enter', 'Tab', 'Shift']);
+const MAZE_KEYS = new Set([
+  'ArrowUp',
+  'ArrowDown',
+  'ArrowLeft',
+  'ArrowRight',
+  'w',
+  'a',
+  's',
+  'd',
+  'W',
+  'A',
+  'S',
+  'D',
+  ' ',
+  'Enter',
+  'Tab',
+  'Shift',
+]);
 
 /** One event of a sampled trace: numbers, and strings from the closed sets above only. */
 export type SampledEvent = RawEvent;
@@ -80,7 +97,12 @@ function sampledEvents(events: readonly RawEvent[]): SampledEvent[] {
     return standIn;
   };
   return events.map((e) => {
-    const out: SampledEvent = { x: finite(e.x) ?? 0, y: finite(e.y) ?? 0, t: finite(e.t) ?? 0, type: EVENT_TYPES.has(e.type) ? e.type : '?' };
+    const out: SampledEvent = {
+      x: finite(e.x) ?? 0,
+      y: finite(e.y) ?? 0,
+      t: finite(e.t) ?? 0,
+      type: EVENT_TYPES.has(e.type) ? e.type : '?',
+    };
     if (typeof e.pointer_type === 'string') out.pointer_type = POINTER_TYPES.has(e.pointer_type) ? e.pointer_type : '?';
     if (typeof e.coalesced_count === 'number') out.coalesced_count = finite(e.coalesced_count) ?? 0;
     if (typeof e.key === 'string') out.key = keyOf(e.key);

@@ -22,7 +22,12 @@ function importKey(encoded: string): KeyObject | undefined {
   if (last?.encoded === encoded) return last.key;
   let key: KeyObject;
   try {
-    const jwk = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8')) as { kty?: unknown; crv?: unknown; x?: unknown; y?: unknown } | null;
+    const jwk = JSON.parse(Buffer.from(encoded, 'base64').toString('utf8')) as {
+      kty?: unknown;
+      crv?: unknown;
+      x?: unknown;
+      y?: unknown;
+    } | null;
     if (jwk === null || jwk.kty !== 'EC' || jwk.crv !== 'P-256' || typeof jwk.x !== 'string' || typeof jwk.y !== 'string') return undefined;
     const x = Buffer.from(jwk.x, 'base64url');
     const y = Buffer.from(jwk.y, 'base64url');

@@ -63,7 +63,13 @@ export async function checkScore(ctx: CoreContext, input: ScoreCheckInput): Prom
   if (pointerMode === 'off' && keyboardMode === 'off') return unscored;
   const table = input.scoring.siteTable ?? scoringTables[input.scoring.table];
   const r = await scoreSubmission(
-    { kernel: ctx.kernel, table, keyboardModel: input.strictKeyboard ? STRICT_KEYBOARD_MODEL : undefined, fingerprints: ctx.fingerprints, stages: ctx.verifyStages },
+    {
+      kernel: ctx.kernel,
+      table,
+      keyboardModel: input.strictKeyboard ? STRICT_KEYBOARD_MODEL : undefined,
+      fingerprints: ctx.fingerprints,
+      stages: ctx.verifyStages,
+    },
     {
       maze: input.maze,
       cellSize: input.cellSize,
@@ -76,10 +82,20 @@ export async function checkScore(ctx: CoreContext, input: ScoreCheckInput): Prom
   const mode = r.inputType === 'keyboard' ? keyboardMode : pointerMode;
   if (mode === 'off') return unscored;
   const scored: Scored = { mode, score: r.score, reasons: r.reasons, features: r.features };
-  const keyboard = r.inputType === 'keyboard' ? { strict: r.model === STRICT_KEYBOARD_MODEL, peopleFirstPass: !r.duplicate && r.tableScore >= threshold } : undefined;
+  const keyboard =
+    r.inputType === 'keyboard'
+      ? { strict: r.model === STRICT_KEYBOARD_MODEL, peopleFirstPass: !r.duplicate && r.tableScore >= threshold }
+      : undefined;
   if (mode === 'shadow') {
     ctx.log.info(
-      { site_key: input.siteKey, score: r.score, input_type: r.inputType, duplicate: r.duplicate, below_threshold: r.score < threshold, reasons: r.reasons },
+      {
+        site_key: input.siteKey,
+        score: r.score,
+        input_type: r.inputType,
+        duplicate: r.duplicate,
+        below_threshold: r.score < threshold,
+        reasons: r.reasons,
+      },
       'shadow score',
     );
     ctx.verifyStages?.('logging');

@@ -6,7 +6,12 @@ import type { SignatureVerifier } from './SignatureVerifier.js';
  * produced lazily, in the order tried, so a later text is made and checked only when the
  * earlier ones fail. The key is imported once (checkP256 keeps it).
  */
-export async function checkSignature(verifier: SignatureVerifier, publicKey: string, signature: string, texts: Iterable<string>): Promise<boolean> {
+export async function checkSignature(
+  verifier: SignatureVerifier,
+  publicKey: string,
+  signature: string,
+  texts: Iterable<string>,
+): Promise<boolean> {
   // r || s of P-256 is 64 bytes: anything else cannot verify.
   if (Buffer.from(signature, 'base64').length !== 64) return false;
   for (const text of texts) {

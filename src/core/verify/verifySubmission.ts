@@ -110,7 +110,13 @@ function observe(ctx: CoreContext, siteKey: string, result: VerifyResult, seen: 
 }
 
 /** `seen`: filled with what the checks learn as they pass (the input type, the maze, the score). */
-async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput, client: ClientInfo, seen: VerifySeen): Promise<VerifyResult> {
+async function checkSubmission(
+  ctx: CoreContext,
+  site: Site,
+  input: VerifyInput,
+  client: ClientInfo,
+  seen: VerifySeen,
+): Promise<VerifyResult> {
   const { config, kernel } = ctx;
   const { policy } = site;
   const now = ctx.now();
@@ -187,7 +193,16 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
     if (overRate !== undefined) return { ok: false, failure: overRate };
   }
   const strictKeyboard = tightened && !byPasskey;
-  const scored = await checkScore(ctx, { siteKey: input.site_key, scoring: policy.scoring, maze, cellSize, events: input.events, packed, probeReactionsMs, strictKeyboard });
+  const scored = await checkScore(ctx, {
+    siteKey: input.site_key,
+    scoring: policy.scoring,
+    maze,
+    cellSize,
+    events: input.events,
+    packed,
+    probeReactionsMs,
+    strictKeyboard,
+  });
   seen.scored = scored.scored;
   await countForBudget(ctx, site, { keyboard: inputType === 'keyboard', binding }, scored);
   if (!scored.ok) return { ok: false, failure: scored.failure };
@@ -200,7 +215,8 @@ async function checkSubmission(ctx: CoreContext, site: Site, input: VerifyInput,
     score,
     reasons,
     inputType,
-    method: inputType !== 'keyboard' ? 'pointer' : byPasskey ? 'passkey' : scored.keyboard?.strict === true ? 'keyboard_strict' : 'keyboard',
+    method:
+      inputType !== 'keyboard' ? 'pointer' : byPasskey ? 'passkey' : scored.keyboard?.strict === true ? 'keyboard_strict' : 'keyboard',
     hostname: hostnameOf(client.origin),
     ip: client.address,
     now: ctx.now(),

@@ -21,6 +21,7 @@ export function credentialKeyFault(attestationObject: string, publicKey: Uint8Ar
   const expected = alg === undefined ? undefined : KEY_OF_ALGORITHM.get(alg);
   if (expected === undefined) return 'unsupported algorithm';
   if (key.get(cose.COSEKEYS.kty) !== expected.kty) return 'algorithm does not match the key type';
-  if (expected.crv !== undefined && (key as Map<number, unknown>).get(cose.COSEKEYS.crv) !== expected.crv) return 'algorithm does not match the curve';
+  if (expected.crv !== undefined && (key as Map<number, unknown>).get(cose.COSEKEYS.crv) !== expected.crv)
+    return 'algorithm does not match the curve';
   return undefined;
 }

@@ -43,7 +43,9 @@ function checkOrigin(origin: string, rpId: string): void {
     throw new Error(`WEBAUTHN_ORIGIN entry "${origin}" is not a URL origin such as https://example.com`);
   }
   if (url.origin !== origin) {
-    throw new Error(`WEBAUTHN_ORIGIN entry "${origin}" must be a bare origin (scheme://host[:port], no path or trailing slash): "${url.origin}"`);
+    throw new Error(
+      `WEBAUTHN_ORIGIN entry "${origin}" must be a bare origin (scheme://host[:port], no path or trailing slash): "${url.origin}"`,
+    );
   }
   const secure = url.protocol === 'https:' || (url.protocol === 'http:' && url.hostname === 'localhost');
   if (!secure) {

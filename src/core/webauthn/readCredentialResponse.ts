@@ -24,9 +24,7 @@ export function readRegistrationResponse(value: unknown, at: string): ReadResult
   const { response } = read.value;
   const transports = response.transports;
   const validTransports =
-    Array.isArray(transports) &&
-    transports.length <= 8 &&
-    transports.every((t) => typeof t === 'string' && t.length <= 32);
+    Array.isArray(transports) && transports.length <= 8 && transports.every((t) => typeof t === 'string' && t.length <= 32);
   return withResponse(read.value, {
     clientDataJSON: response.clientDataJSON as string,
     attestationObject: response.attestationObject as string,
@@ -44,8 +42,7 @@ export function readAssertionResponse(value: unknown, at: string): ReadResult<Au
   if (!read.ok) return read;
   const { response } = read.value;
   // userHandle is optional (null or empty when the authenticator keeps none).
-  const hasUserHandle =
-    response.userHandle !== undefined && response.userHandle !== null && response.userHandle !== '';
+  const hasUserHandle = response.userHandle !== undefined && response.userHandle !== null && response.userHandle !== '';
   if (hasUserHandle && field(response, 'userHandle', MAX_FIELD_LENGTH) !== undefined) {
     return invalid(`${at}.response.userHandle`);
   }
@@ -66,11 +63,7 @@ interface CredentialFields {
  * The part both ceremonies share: the ids, the type, and each `required` field of `response`
  * a base64url string of at most its cap (checked in the order given, the first bad one named).
  */
-function readCredential(
-  value: unknown,
-  at: string,
-  required: Record<string, number>,
-): ReadResult<CredentialFields> {
+function readCredential(value: unknown, at: string, required: Record<string, number>): ReadResult<CredentialFields> {
   if (!isObject(value)) return invalid(at);
   const bad = field(value, 'id', MAX_ID_LENGTH) ?? field(value, 'rawId', MAX_ID_LENGTH);
   if (bad !== undefined) return invalid(`${at}.${bad}`);

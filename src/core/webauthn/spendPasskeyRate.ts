@@ -11,7 +11,11 @@ const HOUR_MS = 3_600_000;
  * an hour by either. Call it only once the passkey's assertion has verified: nobody but its holder
  * can then spend its rate. passkey_rate_exceeded (429) past `perHour`.
  */
-export async function spendPasskeyRate(ctx: Pick<CoreContext, 'store' | 'now'>, credentialId: string, perHour: number): Promise<Failure | undefined> {
+export async function spendPasskeyRate(
+  ctx: Pick<CoreContext, 'store' | 'now'>,
+  credentialId: string,
+  perHour: number,
+): Promise<Failure | undefined> {
   const now = ctx.now();
   const window = Math.floor(now / HOUR_MS);
   const uses = await ctx.store.increment(`passkey-door:${credentialId}:${window}`, (window + 1) * HOUR_MS - now);

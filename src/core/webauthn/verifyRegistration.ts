@@ -84,9 +84,7 @@ export async function verifyRegistration(
     transports: read.value.response.transports ?? [],
     createdAt: now,
   };
-  const added = await credentials
-    .add(stored, MAX_CREDENTIALS_PER_USER)
-    .catch(() => 'unavailable' as const);
+  const added = await credentials.add(stored, MAX_CREDENTIALS_PER_USER).catch(() => 'unavailable' as const);
   if (added === 'unavailable') return reject('store_unavailable');
   if (added === 'duplicate') return reject('registration_failed', 'credential already registered');
   if (added === 'limit') return reject('registration_failed', 'credential limit reached');

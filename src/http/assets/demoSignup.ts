@@ -41,7 +41,9 @@ export async function demoSignup(
   if (wantsJson) {
     return {
       status,
-      body: outcome.valid ? { success: true, score: outcome.score, email } : { success: false, score: 0, error: outcome.error ?? 'invalid_token' },
+      body: outcome.valid
+        ? { success: true, score: outcome.score, email }
+        : { success: false, score: 0, error: outcome.error ?? 'invalid_token' },
     };
   }
   const verdict = demoVerdict(outcome);

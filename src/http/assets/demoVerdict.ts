@@ -28,7 +28,8 @@ export interface DemoVerdict {
  */
 export function demoVerdict(outcome: DemoOutcome): DemoVerdict {
   if (!outcome.valid) return { text: `The human check did not pass: ${outcome.error ?? 'invalid_token'}.`, tone: 'error' };
-  if (outcome.mode === 'off') return { text: 'The maze and the proof of work were checked; scoring is off, so no score was measured.', tone: 'ok' };
+  if (outcome.mode === 'off')
+    return { text: 'The maze and the proof of work were checked; scoring is off, so no score was measured.', tone: 'ok' };
   const threshold = outcome.threshold;
   if (outcome.mode === 'shadow' && threshold !== undefined && outcome.score < threshold) {
     const why = outcome.reasons && outcome.reasons.length > 0 ? ` (${outcome.reasons.join(', ')})` : '';
@@ -36,5 +37,8 @@ export function demoVerdict(outcome: DemoOutcome): DemoVerdict {
     return { text, tone: 'shadow' };
   }
   const shadow = outcome.mode === 'shadow' ? '; scoring is in shadow mode, which accepts any score' : '';
-  return { text: `The human check passed (score ${shown(outcome.score)}${threshold === undefined ? '' : `, threshold ${threshold}`}${shadow}).`, tone: 'ok' };
+  return {
+    text: `The human check passed (score ${shown(outcome.score)}${threshold === undefined ? '' : `, threshold ${threshold}`}${shadow}).`,
+    tone: 'ok',
+  };
 }

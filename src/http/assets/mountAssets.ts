@@ -51,7 +51,14 @@ export function mountAssets(app: TemplatedApp, opts: MountAssetsOptions): void {
   const files = loadClientFiles(opts.distDir ?? DEFAULT_DIST);
   const missing = plainFailure(failure('not_found', 'the browser client is not built: npm run build:client'));
   for (const prefix of opts.apiPrefix ? ['', opts.apiPrefix] : ['']) {
-    for (const urlPath of ['/', '/ariadne.js', '/ariadne.mjs', '/ariadne-worker.js', '/kernel.wasm', ...Object.values(COMPAT_SCRIPT_PATHS).flat()]) {
+    for (const urlPath of [
+      '/',
+      '/ariadne.js',
+      '/ariadne.mjs',
+      '/ariadne-worker.js',
+      '/kernel.wasm',
+      ...Object.values(COMPAT_SCRIPT_PATHS).flat(),
+    ]) {
       if (!files.has(urlPath)) app.get(prefix + urlPath, (res) => writeReply(res, missing, ANY_ORIGIN));
     }
     for (const [urlPath, file] of files) {
@@ -85,8 +92,6 @@ function demoSignupRoute(res: HttpResponse, req: HttpRequest, verifyTokenInProce
       }
       fields = parsed.value as Record<string, unknown>;
     }
-    demoSignup(fields, wantsJson, verifyTokenInProcess).then(finish, () =>
-      finish(plainFailure(failure('internal_error'))),
-    );
+    demoSignup(fields, wantsJson, verifyTokenInProcess).then(finish, () => finish(plainFailure(failure('internal_error'))));
   });
 }

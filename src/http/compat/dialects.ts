@@ -43,7 +43,12 @@ const COMMON = {
 export const RECAPTCHA: Dialect = {
   service: 'reCAPTCHA',
   path: '/recaptcha/api/siteverify',
-  codes: { ...COMMON, site_key_mismatch: 'invalid-input-response', token_expired: 'timeout-or-duplicate', token_already_used: 'timeout-or-duplicate' },
+  codes: {
+    ...COMMON,
+    site_key_mismatch: 'invalid-input-response',
+    token_expired: 'timeout-or-duplicate',
+    token_already_used: 'timeout-or-duplicate',
+  },
   extras: { values: {}, schemas: {} },
   scoreWithAction: true,
 };
@@ -66,7 +71,12 @@ export const HCAPTCHA: Dialect = {
 export const TURNSTILE: Dialect = {
   service: 'Turnstile',
   path: '/turnstile/v0/siteverify',
-  codes: { ...COMMON, site_key_mismatch: 'invalid-input-response', token_expired: 'timeout-or-duplicate', token_already_used: 'timeout-or-duplicate' },
+  codes: {
+    ...COMMON,
+    site_key_mismatch: 'invalid-input-response',
+    token_expired: 'timeout-or-duplicate',
+    token_already_used: 'timeout-or-duplicate',
+  },
   extras: {
     // The widget's action is carried by the token (data-action, `action`); its cdata is not (docs/migrating.md).
     values: { action: '', cdata: '' },

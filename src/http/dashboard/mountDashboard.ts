@@ -82,11 +82,19 @@ export function mountDashboard(app: TemplatedApp, opts: DashboardOptions): void 
     const finish = answerOnce(res);
     readBody(res, LOGIN_BODY_LIMIT, req.getHeader('content-length'), (bytes) => {
       if (bytes === undefined) return finish(() => writeReply(res, { ...plainFailure(failure('payload_too_large')), close: true }, []));
-      if (mediaType(contentType) !== FORM_TYPE) return finish(() => writeReply(res, plainFailure(failure('invalid_request', 'body: expected a form')), []));
+      if (mediaType(contentType) !== FORM_TYPE)
+        return finish(() => writeReply(res, plainFailure(failure('invalid_request', 'body: expected a form')), []));
       const token = new URLSearchParams(bytes.toString('utf8')).get('token') ?? '';
       checkRateLimit(opts.store, 'dashboard-login', address, LOGIN_ATTEMPTS_PER_MINUTE, now()).then(
         (limit) => {
-          if (!limit.ok) return finish(() => writeReply(res, { ...plainFailure(failure('rate_limited')), headers: [['retry-after', String(limit.retryAfterSeconds)]] }, []));
+          if (!limit.ok)
+            return finish(() =>
+              writeReply(
+                res,
+                { ...plainFailure(failure('rate_limited')), headers: [['retry-after', String(limit.retryAfterSeconds)]] },
+                [],
+              ),
+            );
           if (!sessions.tokenMatches(token)) return finish(() => sendPage(res, denied, 401));
           const cookie = sessionCookieHeader(sessions.open(now()), https);
           finish(() =>
@@ -187,4 +195,3 @@ function answerOnce(res: HttpResponse): (write: () => void) => void {
     write();
   };
 }
-

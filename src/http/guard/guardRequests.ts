@@ -41,7 +41,11 @@ export function guardRequests(app: TemplatedApp): TemplatedApp {
       if (typeof value !== 'function') return value;
       if (typeof prop === 'string' && REGISTRATIONS.has(prop)) {
         return (pattern: RecognizedString, handler: Handler) => {
-          (value as (p: RecognizedString, h: Handler) => unknown).call(target, pattern, guarded(handler, prop === 'any' ? 'ask' : prop === 'head'));
+          (value as (p: RecognizedString, h: Handler) => unknown).call(
+            target,
+            pattern,
+            guarded(handler, prop === 'any' ? 'ask' : prop === 'head'),
+          );
           // uWS routes HEAD to head and any handlers only.
           if (prop === 'get') target.head(pattern, guarded(handler, true));
           return proxy;

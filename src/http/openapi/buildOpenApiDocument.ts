@@ -33,7 +33,7 @@ const MOUNTED_SUMMARIES: Record<string, string> = {
   'post /demo/signup': "The demo's backend: redeems the token in-process",
   'get /recaptcha/api.js': "The widget behind reCAPTCHA v2's browser API (window.grecaptcha)",
   'get /1/api.js': "The widget behind hCaptcha's browser API (window.hcaptcha, and window.grecaptcha unless recaptchacompat=off)",
-  'get /1/secure-api.js': 'The same script as /1/api.js, at the path of hCaptcha\'s secure-api loader option',
+  'get /1/secure-api.js': "The same script as /1/api.js, at the path of hCaptcha's secure-api loader option",
   'get /turnstile/v0/api.js': "The widget behind Turnstile's browser API (window.turnstile)",
 };
 
@@ -93,7 +93,12 @@ function postOperation(route: PostRoute): Json {
     },
     ...(route.alwaysOk === true ? {} : failureResponses(route.failure, codes)),
   };
-  const operation: Json = { operationId: operationId('post', route.path), summary: route.summary, requestBody: { required: true, content }, responses };
+  const operation: Json = {
+    operationId: operationId('post', route.path),
+    summary: route.summary,
+    requestBody: { required: true, content },
+    responses,
+  };
   if (route.variant !== undefined) operation.description = route.variant.rule;
   if (route.bySecret === true) operation.security = [{ siteSecret: [] }, { operatorToken: [] }, {}];
   return operation;
@@ -122,7 +127,12 @@ function getOperation(route: GetRoute): Json {
   };
   if (route.errors.includes('unauthorized')) operation.security = [{ operatorToken: [] }, {}];
   if (route.query !== undefined) {
-    operation.parameters = Object.entries(route.query).map(([name, maxLength]) => ({ name, in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength } }));
+    operation.parameters = Object.entries(route.query).map(([name, maxLength]) => ({
+      name,
+      in: 'query',
+      required: true,
+      schema: { type: 'string', minLength: 1, maxLength },
+    }));
   }
   return operation;
 }
@@ -131,9 +141,17 @@ function mountedOperation(r: RegisteredRoute): Json {
   const key = `${r.method} ${r.path}`;
   const responses: Json =
     r.method === 'post'
-      ? { '200': { description: 'The outcome (HTML, or JSON when asked for)' }, '400': { description: 'Refused' }, '413': { description: 'Body over 16 KB' } }
+      ? {
+          '200': { description: 'The outcome (HTML, or JSON when asked for)' },
+          '400': { description: 'Refused' },
+          '413': { description: 'Body over 16 KB' },
+        }
       : { '200': { description: 'The file' }, '304': { description: 'Not modified (ETag)' } };
-  return { operationId: operationId(r.method, r.path), summary: MOUNTED_SUMMARIES[key] ?? 'A file of the browser client or the demo', responses };
+  return {
+    operationId: operationId(r.method, r.path),
+    summary: MOUNTED_SUMMARIES[key] ?? 'A file of the browser client or the demo',
+    responses,
+  };
 }
 
 /** One response per HTTP status, its failure body's code fields limited to that status's codes. */
@@ -164,6 +182,7 @@ function withCodes(failure: TSchema, codes: readonly ErrorCode[]): Json {
 }
 
 function operationId(method: string, path: string): string {
-  const name = path === '/' ? 'root' : path.replace(/^\//, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase());
+  const name =
+    path === '/' ? 'root' : path.replace(/^\//, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase());
   return `${method}${name.charAt(0).toUpperCase()}${name.slice(1)}`;
 }

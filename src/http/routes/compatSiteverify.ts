@@ -9,7 +9,10 @@ import type { PostRoute } from '../route.js';
 import type { CompatSiteverifyBody, Schemas } from '../schemas.js';
 
 /** What a request the route could not even read is, in the faults' terms. */
-const FAULT_OF_FAILURE: Partial<Record<ErrorCode, CompatFault>> = { internal_error: 'store_unavailable', store_unavailable: 'store_unavailable' };
+const FAULT_OF_FAILURE: Partial<Record<ErrorCode, CompatFault>> = {
+  internal_error: 'store_unavailable',
+  store_unavailable: 'store_unavailable',
+};
 
 /**
  * Siteverify in `dialect`'s shape (reCAPTCHA, hCaptcha, Turnstile): the token a compat widget put
@@ -17,7 +20,11 @@ const FAULT_OF_FAILURE: Partial<Record<ErrorCode, CompatFault>> = { internal_err
  * refusals included, as those services answer; a body too large, malformed or of the wrong
  * types is their `bad-request`, an unavailable store `internal-error`.
  */
-export function compatSiteverifyRoute(schemas: Schemas, dialect: Dialect, callerOf: (secret: string) => SiteverifyCaller | undefined): PostRoute {
+export function compatSiteverifyRoute(
+  schemas: Schemas,
+  dialect: Dialect,
+  callerOf: (secret: string) => SiteverifyCaller | undefined,
+): PostRoute {
   const refusal = (faults: readonly CompatFault[], test?: true): Reply => ({
     status: 200,
     // Metrics count Ariadne's own name of the first fault.

@@ -12,5 +12,6 @@ export const passkeyDoorRoute = (schemas: Schemas): PostRoute => ({
   failure: PlainFailure,
   errors: [...ADMISSION_ERRORS, ...CHALLENGE_ID_ERRORS, 'not_found', 'webauthn_failed', 'passkey_rate_exceeded'],
   fail: plainFailure,
-  handle: async (ctx, body: PasskeyDoorBody, info) => answer(await passWithPasskey(ctx, body, info), plainFailure, (r) => ({ success: true, token: r.token })),
+  handle: async (ctx, body: PasskeyDoorBody, info) =>
+    answer(await passWithPasskey(ctx, body, info), plainFailure, (r) => ({ success: true, token: r.token })),
 });

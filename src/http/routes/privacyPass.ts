@@ -52,11 +52,21 @@ export const privacyPassRoute = (ctx: CoreContext): GetRoute => ({
     if (host === '' || host.length > MAX_HOST) return plainFailure(failure('invalid_request', 'host: the Host header is required'));
     if (authorization !== '') {
       // Only a request with a token costs a signature check: the 401 that asks for one is free.
-      const limit = await checkRateLimit(ctx.store, 'verify', bindingFromAddress(request!.address), ctx.config.rateLimitPerMinute, ctx.now());
+      const limit = await checkRateLimit(
+        ctx.store,
+        'verify',
+        bindingFromAddress(request!.address),
+        ctx.config.rateLimitPerMinute,
+        ctx.now(),
+      );
       if (!limit.ok) return { ...plainFailure(failure('rate_limited')), headers: [['retry-after', String(limit.retryAfterSeconds)]] };
     }
     const client = { origin: request!.origin, address: request!.address };
-    const r = await redeemPrivacyPass(ctx, { challengeId: values.challenge_id!, siteKey: values.site_key!, sessionId: values.session_id!, authorization, host }, client);
+    const r = await redeemPrivacyPass(
+      ctx,
+      { challengeId: values.challenge_id!, siteKey: values.site_key!, sessionId: values.session_id!, authorization, host },
+      client,
+    );
     if (r.ok) return { status: 200, body: { success: true, token: r.token } };
     const reply = plainFailure(r.failure);
     return r.challenges === undefined ? reply : { ...reply, headers: r.challenges.map((c) => ['www-authenticate', c.header] as const) };

@@ -18,7 +18,12 @@ export const probeArmRoute = (schemas: Schemas): PostRoute => ({
   success: ProbeArmResponse,
   errors: [...ADMISSION_ERRORS, ...CHALLENGE_ID_ERRORS, 'probe_not_found', 'probe_not_reached', 'probe_attempts_exceeded'],
   handle: async (ctx, body: ProbeArmBody, info) =>
-    answer(await armProbe(ctx, body, info), probeFailure, (r) => ({ success: true, probe_ticket: r.probe_ticket, armed_at: r.armed_at, deadline_at: r.deadline_at })),
+    answer(await armProbe(ctx, body, info), probeFailure, (r) => ({
+      success: true,
+      probe_ticket: r.probe_ticket,
+      armed_at: r.armed_at,
+      deadline_at: r.deadline_at,
+    })),
 });
 
 export const probeCompleteRoute = (schemas: Schemas): PostRoute => ({

@@ -31,7 +31,7 @@ const UNAUTHORIZED = { ...siteverifyFailure({ code: 'unauthorized' }), headers: 
  * by JSON.stringify) reads hCaptcha's missing-input-response rather than a status it never expects.
  */
 const HCAPTCHA_RULE =
-  'A body without `token` and `session_id` and with `response` or `secret` is answered in hCaptcha\'s shape (always HTTP 200)';
+  "A body without `token` and `session_id` and with `response` or `secret` is answered in hCaptcha's shape (always HTTP 200)";
 const isHcaptchaBody = (body: unknown): boolean =>
   typeof body === 'object' &&
   body !== null &&

@@ -31,7 +31,17 @@ function passkeyRoute<B>(
   errors: readonly ErrorCode[],
   run: (ctx: CoreContext, body: B) => Promise<Reply>,
 ): PostRoute {
-  return { path, summary, check, success, failure: PlainFailure, errors: ['not_found', 'unknown_site_key', ...errors], bucket: 'challenge', fail: plainFailure, handle: (ctx, body: B) => run(ctx, body) };
+  return {
+    path,
+    summary,
+    check,
+    success,
+    failure: PlainFailure,
+    errors: ['not_found', 'unknown_site_key', ...errors],
+    bucket: 'challenge',
+    fail: plainFailure,
+    handle: (ctx, body: B) => run(ctx, body),
+  };
 }
 
 export const registerOptionsRoute = (schemas: Schemas) =>
@@ -44,7 +54,11 @@ export const registerOptionsRoute = (schemas: Schemas) =>
     async (ctx, body: RegisterOptionsBody) => {
       const passkeys = passkeysOf(ctx, body.site_key);
       if (isReply(passkeys)) return passkeys;
-      const r = await createRegistrationOptions({ ...passkeys, ring: ctx.ring }, { siteKey: body.site_key, stableId: body.stable_id }, ctx.now());
+      const r = await createRegistrationOptions(
+        { ...passkeys, ring: ctx.ring },
+        { siteKey: body.site_key, stableId: body.stable_id },
+        ctx.now(),
+      );
       return r.ok ? { status: 200, body: { session_id: r.session_id, options: r.options } } : plainFailure(r);
     },
   );
@@ -62,7 +76,11 @@ export const registerVerifyRoute = (schemas: Schemas) =>
       if (siteKey === undefined) return plainFailure(failure('registration_session_not_found'));
       const passkeys = passkeysOf(ctx, siteKey);
       if (isReply(passkeys)) return passkeys;
-      const r = await verifyRegistration({ ...passkeys, store: ctx.store, ring: ctx.ring }, { sessionId: body.session_id, response: body.response }, ctx.now());
+      const r = await verifyRegistration(
+        { ...passkeys, store: ctx.store, ring: ctx.ring },
+        { sessionId: body.session_id, response: body.response },
+        ctx.now(),
+      );
       return r.ok ? { status: 200, body: { success: true, credential_id: r.credential_id } } : plainFailure(r);
     },
   );

@@ -8,9 +8,7 @@ export const CREDENTIALS_FILE = 'credentials.jsonl';
 /** Rewrite the log at open when it holds this many more lines than live credentials. */
 const COMPACT_SLACK = 1000;
 
-type LogRecord =
-  | { op: 'add'; credential: StoredCredential }
-  | { op: 'counter'; id: string; counter: number };
+type LogRecord = { op: 'add'; credential: StoredCredential } | { op: 'counter'; id: string; counter: number };
 
 interface PendingWrite {
   line: string;

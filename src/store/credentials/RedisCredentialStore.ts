@@ -34,7 +34,10 @@ export class RedisCredentialStore implements CredentialStore {
     const store = new RedisCredentialStore(redis, config.prefix);
     const wait = new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), connectWaitMs).unref());
     const durable = await Promise.race([
-      redis.connect().then(async () => (await readInfo(redis)).aofEnabled).catch(() => undefined),
+      redis
+        .connect()
+        .then(async () => (await readInfo(redis)).aofEnabled)
+        .catch(() => undefined),
       wait,
     ]);
     return { store, durable };
@@ -51,19 +54,19 @@ export class RedisCredentialStore implements CredentialStore {
   async add(credential: StoredCredential, maxPerUser: number): Promise<AddCredentialResult> {
     const { counter, ...rest } = credential;
     const r = await this.#scripts
-      .addCredentialWithinCap([this.#keyOf(credential.id), this.#userKey(credential.siteKey, credential.stableId)], [
-        JSON.stringify(rest),
-        counter,
-        maxPerUser,
-        credential.id,
-      ])
+      .addCredentialWithinCap(
+        [this.#keyOf(credential.id), this.#userKey(credential.siteKey, credential.stableId)],
+        [JSON.stringify(rest), counter, maxPerUser, credential.id],
+      )
       .catch(unavailable);
     if (r !== 'added' && r !== 'duplicate' && r !== 'limit') throw new StoreUnavailableError(`redis: unexpected reply ${String(r)}`);
     return r;
   }
 
   async listFor(siteKey: string, stableId: string): Promise<StoredCredential[]> {
-    const flat = (await this.#scripts.readUserCredentials([this.#userKey(siteKey, stableId)], [this.#keyOf('')]).catch(unavailable)) as string[];
+    const flat = (await this.#scripts
+      .readUserCredentials([this.#userKey(siteKey, stableId)], [this.#keyOf('')])
+      .catch(unavailable)) as string[];
     const out: StoredCredential[] = [];
     for (let i = 0; i + 1 < flat.length; i += 2) out.push(parse(flat[i]!, flat[i + 1]!));
     return out;

@@ -47,9 +47,17 @@ export class ConsumeBatcher {
   }
 }
 
-async function sendConsumes(consumeEachOnce: ScriptCall, slotOf: SlotOf, consumes: readonly Consume[]): Promise<ItemOutcome<ConsumeReply>[]> {
+async function sendConsumes(
+  consumeEachOnce: ScriptCall,
+  slotOf: SlotOf,
+  consumes: readonly Consume[],
+): Promise<ItemOutcome<ConsumeReply>[]> {
   const groups = groupByFence(consumes);
-  const replies = await sendPerSlot(groups, (g) => slotOf(g.fenceKey), (ofSlot) => sendGroups(consumeEachOnce, ofSlot));
+  const replies = await sendPerSlot(
+    groups,
+    (g) => slotOf(g.fenceKey),
+    (ofSlot) => sendGroups(consumeEachOnce, ofSlot),
+  );
   const outcomes = new Array<ItemOutcome<ConsumeReply>>(consumes.length);
   for (let i = 0; i < groups.length; i++) {
     const { positions } = groups[i]!;

@@ -18,7 +18,13 @@ export class IncrementBatcher {
   readonly #batcher: TurnBatcher<Increment, number>;
 
   constructor(countEachInWindow: ScriptCall, slotOf: SlotOf = ONE_SLOT) {
-    this.#batcher = new TurnBatcher((increments) => sendPerSlot(increments, (i) => slotOf(i.counter), (ofSlot) => sendIncrements(countEachInWindow, ofSlot)));
+    this.#batcher = new TurnBatcher((increments) =>
+      sendPerSlot(
+        increments,
+        (i) => slotOf(i.counter),
+        (ofSlot) => sendIncrements(countEachInWindow, ofSlot),
+      ),
+    );
   }
 
   /** Adds `by` (a whole number >= 0; 0 reads) to `counter`, which lives `windowMs` (>= 1) from its first use. */

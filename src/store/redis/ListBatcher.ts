@@ -23,7 +23,13 @@ export class ListBatcher {
 
   constructor(scripts: { readEachList: ScriptCall; appendEachCapped: ScriptCall }, slotOf: SlotOf = ONE_SLOT) {
     this.#reads = new TurnBatcher((reads) => sendReads(scripts.readEachList, slotOf, reads));
-    this.#appends = new TurnBatcher((appends) => sendPerSlot(appends, (a) => slotOf(a.list), (ofSlot) => sendAppends(scripts.appendEachCapped, ofSlot)));
+    this.#appends = new TurnBatcher((appends) =>
+      sendPerSlot(
+        appends,
+        (a) => slotOf(a.list),
+        (ofSlot) => sendAppends(scripts.appendEachCapped, ofSlot),
+      ),
+    );
   }
 
   /** The items of each of `lists`, oldest first. */
@@ -38,7 +44,11 @@ export class ListBatcher {
 }
 
 /** The lists of each read; a read one of whose lists could not be read fails. */
-async function sendReads(readEachList: ScriptCall, slotOf: SlotOf, reads: readonly (readonly string[])[]): Promise<ItemOutcome<Buffer[][]>[]> {
+async function sendReads(
+  readEachList: ScriptCall,
+  slotOf: SlotOf,
+  reads: readonly (readonly string[])[],
+): Promise<ItemOutcome<Buffer[][]>[]> {
   const lists = await sendPerSlot(reads.flat(), slotOf, (keys) => readListsInOneCall(readEachList, keys));
   let at = 0;
   return reads.map((keys) => {

@@ -63,7 +63,13 @@ export class RedisStore implements Store {
   static async open(opts: RedisStoreOptions): Promise<RedisStore> {
     const store = new RedisStore(opts, connectRedis(opts, 'ariadne-store'));
     const wait = new Promise<void>((resolve) => setTimeout(resolve, opts.connectWaitMs ?? 5_000).unref());
-    await Promise.race([store.#redis.connect().then(() => store.#fence.check()).catch(() => undefined), wait]);
+    await Promise.race([
+      store.#redis
+        .connect()
+        .then(() => store.#fence.check())
+        .catch(() => undefined),
+      wait,
+    ]);
     return store;
   }
 
@@ -83,7 +89,12 @@ export class RedisStore implements Store {
     this.#consumes = new ConsumeBatcher(this.#scripts.consumeEachOnce, slotOf);
     this.#increments = new IncrementBatcher(this.#scripts.countEachInWindow, slotOf);
     this.#lists = new ListBatcher(this.#scripts, slotOf);
-    this.#fence = new LossFence({ fenceKeys: this.#fenceKeys, openFence: this.#scripts.openFence, clockSkewMs: opts.clockSkewMs, now: this.#now });
+    this.#fence = new LossFence({
+      fenceKeys: this.#fenceKeys,
+      openFence: this.#scripts.openFence,
+      clockSkewMs: opts.clockSkewMs,
+      now: this.#now,
+    });
     redis.on('ready', () => void this.#fence.check().catch(() => undefined));
     if (redis instanceof Cluster) redis.on('refresh', () => this.#countSlotMoves(redis));
     this.#timer = setInterval(() => {
@@ -116,7 +127,8 @@ export class RedisStore implements Store {
         ? this.#consumes.consume(fenceKey, ready, marker, ttl, life.issuedAt, tag)
         : this.#fence.known(shard).then((fence) => this.#consumes.consume(fenceKey, fence, marker, ttl, life.issuedAt, tag));
     return reply.then(
-      (r) => (typeof r === 'string' ? r : this.#fence.moved(shard, r.fence).then(() => this.#consumeIn(shard, marker, life, tag, attempt + 1))),
+      (r) =>
+        typeof r === 'string' ? r : this.#fence.moved(shard, r.fence).then(() => this.#consumeIn(shard, marker, life, tag, attempt + 1)),
       unavailable,
     );
   }
@@ -127,7 +139,9 @@ export class RedisStore implements Store {
 
   async append(key: string, item: Uint8Array, ttlMs: number, cap: number): Promise<void> {
     const bytes = Buffer.from(item.buffer, item.byteOffset, item.byteLength);
-    await this.#lists.append(this.#batchedKey(`list:${key}`), bytes, Math.max(1, Math.floor(cap)), Math.max(1, Math.ceil(ttlMs))).catch(unavailable);
+    await this.#lists
+      .append(this.#batchedKey(`list:${key}`), bytes, Math.max(1, Math.floor(cap)), Math.max(1, Math.ceil(ttlMs)))
+      .catch(unavailable);
   }
 
   async lists(keys: readonly string[]): Promise<Uint8Array[][]> {

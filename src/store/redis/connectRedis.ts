@@ -42,22 +42,25 @@ export function connectRedis(config: RedisConfig, connectionName = 'ariadne'): R
   const topology = config.topology;
   let client: RedisClient;
   if (topology?.kind === 'cluster') {
-    client = new Cluster(topology.nodes.map((n) => ({ ...n })), {
-      redisOptions: { ...common, ...serverAccessOf(config.url), db: 0 }, // a Cluster has database 0 only
-      enableOfflineQueue: false,
-      scaleReads: 'master',
-      // MOVED and ASK (a resharding) are followed at once; a connection that closed under a
-      // command (its primary died) is retried after the slots are read again, at most
-      // maxRedirections times, each within the command timeout.
-      maxRedirections: 6,
-      retryDelayOnFailover: 100,
-      retryDelayOnClusterDown: 100,
-      retryDelayOnTryAgain: 50,
-      slotsRefreshTimeout: Math.max(config.commandTimeoutMs, 500),
-      slotsRefreshInterval: 1_000,
-      clusterRetryStrategy: retryStrategy,
-      lazyConnect: true,
-    });
+    client = new Cluster(
+      topology.nodes.map((n) => ({ ...n })),
+      {
+        redisOptions: { ...common, ...serverAccessOf(config.url), db: 0 }, // a Cluster has database 0 only
+        enableOfflineQueue: false,
+        scaleReads: 'master',
+        // MOVED and ASK (a resharding) are followed at once; a connection that closed under a
+        // command (its primary died) is retried after the slots are read again, at most
+        // maxRedirections times, each within the command timeout.
+        maxRedirections: 6,
+        retryDelayOnFailover: 100,
+        retryDelayOnClusterDown: 100,
+        retryDelayOnTryAgain: 50,
+        slotsRefreshTimeout: Math.max(config.commandTimeoutMs, 500),
+        slotsRefreshInterval: 1_000,
+        clusterRetryStrategy: retryStrategy,
+        lazyConnect: true,
+      },
+    );
   } else if (topology?.kind === 'sentinel') {
     client = new Redis({
       ...common,

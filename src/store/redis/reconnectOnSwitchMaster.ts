@@ -33,7 +33,11 @@ export function reconnectOnSwitchMaster(client: Redis, sentinels: readonly Redis
   };
   const onAnnounced = () => {
     const stream = client.stream as { remoteAddress?: string; remotePort?: number } | undefined;
-    return announced !== undefined && stream?.remoteAddress?.replace(/^::ffff:/, '') === announced.host && String(stream.remotePort) === announced.port;
+    return (
+      announced !== undefined &&
+      stream?.remoteAddress?.replace(/^::ffff:/, '') === announced.host &&
+      String(stream.remotePort) === announced.port
+    );
   };
   client.on('reconnecting', () => {
     if (attemptsLeft > 0) connectNow();

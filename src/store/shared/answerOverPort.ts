@@ -13,7 +13,8 @@ export function answerOverPort(port: MessagePort, owner: object, methods: readon
     const fn = (owner as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!;
     fn.apply(owner, args).then(
       (value) => answer([id, true, value]),
-      (e: unknown) => answer([id, false, { name: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e) }]),
+      (e: unknown) =>
+        answer([id, false, { name: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e) }]),
     );
   });
 }

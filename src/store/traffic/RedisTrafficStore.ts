@@ -71,7 +71,9 @@ export class RedisTrafficStore implements TrafficStore {
   }
 
   async addTrace(line: string): Promise<void> {
-    await this.#scripts.appendTraceWithinBounds([this.#streamKey, this.#bytesKey], [line, this.#bounds.maxCount, this.#bounds.maxBytes]).catch(unavailable);
+    await this.#scripts
+      .appendTraceWithinBounds([this.#streamKey, this.#bytesKey], [line, this.#bounds.maxCount, this.#bounds.maxBytes])
+      .catch(unavailable);
   }
 
   async traces(): Promise<string[]> {

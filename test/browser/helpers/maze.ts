@@ -37,7 +37,13 @@ export async function solutionOf(c: Challenge): Promise<Cell[]> {
 export const ARIADNE_CANVAS = 'ariadne-maze canvas';
 
 /** Page coordinates of a cell centre (kernel.md geometry, scaled to the drawn canvas). */
-export async function cellPoint(page: Page, c: Challenge, cell: Cell, jitter = 0, canvas = ARIADNE_CANVAS): Promise<{ x: number; y: number }> {
+export async function cellPoint(
+  page: Page,
+  c: Challenge,
+  cell: Cell,
+  jitter = 0,
+  canvas = ARIADNE_CANVAS,
+): Promise<{ x: number; y: number }> {
   const box = await page.locator(canvas).boundingBox();
   if (!box) throw new Error('maze canvas not visible');
   const w = c.maze_width * c.cell_size + 40;
@@ -51,7 +57,12 @@ export async function cellPoint(page: Page, c: Challenge, cell: Cell, jitter = 0
 }
 
 /** Points from cell centre to cell centre with a few steps in between, slightly wobbly. */
-async function strokePoints(page: Page, c: Challenge, cells: readonly Cell[], canvas = ARIADNE_CANVAS): Promise<{ x: number; y: number }[]> {
+async function strokePoints(
+  page: Page,
+  c: Challenge,
+  cells: readonly Cell[],
+  canvas = ARIADNE_CANVAS,
+): Promise<{ x: number; y: number }[]> {
   const points = [await cellPoint(page, c, cells[0]!, 0, canvas)];
   for (let i = 1; i < cells.length; i++) {
     const a = points[points.length - 1]!;
@@ -114,7 +125,10 @@ export function widgetOutcome(page: Page, timeout = 20_000): Promise<string> {
         if (el.token) return resolve(el.token);
         const timer = setTimeout(() => reject(new Error('no outcome in time')), ms);
         el.addEventListener('ariadne-verified', (e) => (clearTimeout(timer), resolve((e as CustomEvent<{ token: string }>).detail.token)));
-        el.addEventListener('ariadne-error', (e) => (clearTimeout(timer), reject(new Error((e as CustomEvent<{ code: string }>).detail.code))));
+        el.addEventListener(
+          'ariadne-error',
+          (e) => (clearTimeout(timer), reject(new Error((e as CustomEvent<{ code: string }>).detail.code))),
+        );
       }),
     timeout,
   );
@@ -133,7 +147,9 @@ export async function outcomeOfLoad(page: Page, url: string, timeout = 20_000): 
     addEventListener('ariadne-error', (e) => (w.ariadneOutcome ??= { code: (e as CustomEvent<{ code: string }>).detail.code }));
   });
   await page.goto(url);
-  const recorded = await page.waitForFunction(() => (window as unknown as { ariadneOutcome?: object }).ariadneOutcome, undefined, { timeout });
+  const recorded = await page.waitForFunction(() => (window as unknown as { ariadneOutcome?: object }).ariadneOutcome, undefined, {
+    timeout,
+  });
   const outcome = (await recorded.jsonValue()) as { token?: string; code?: string };
   if (outcome.code !== undefined) throw new Error(outcome.code);
   return outcome.token!;
@@ -143,7 +159,10 @@ export async function outcomeOfLoad(page: Page, url: string, timeout = 20_000): 
 export async function tabTo(page: Page, selector: string): Promise<void> {
   for (let i = 0; i < 6; i++) {
     await page.keyboard.press('Tab');
-    const there = await page.evaluate((sel) => document.querySelector('ariadne-maze')?.shadowRoot?.activeElement?.matches(sel) === true, selector);
+    const there = await page.evaluate(
+      (sel) => document.querySelector('ariadne-maze')?.shadowRoot?.activeElement?.matches(sel) === true,
+      selector,
+    );
     if (there) return;
   }
   throw new Error(`Tab never reached the widget's ${selector}`);
@@ -154,7 +173,9 @@ export function nextWidgetError(page: Page): Promise<string> {
   return page.evaluate(
     () =>
       new Promise<string>((resolve) =>
-        document.querySelector('ariadne-maze')!.addEventListener('ariadne-error', (e) => resolve((e as CustomEvent<{ code: string }>).detail.code)),
+        document
+          .querySelector('ariadne-maze')!
+          .addEventListener('ariadne-error', (e) => resolve((e as CustomEvent<{ code: string }>).detail.code)),
       ),
   );
 }

@@ -30,7 +30,8 @@ export async function ensureClientBuilt(): Promise<void> {
   const marker = path.join(distClient, 'ariadne.js');
   const stale = () =>
     !existsSync(marker) ||
-    statSync(marker).mtimeMs < Math.max(newestMtime(path.join(repoRoot, 'src/client')), statSync(path.join(repoRoot, 'build/kernel.wasm')).mtimeMs);
+    statSync(marker).mtimeMs <
+      Math.max(newestMtime(path.join(repoRoot, 'src/client')), statSync(path.join(repoRoot, 'build/kernel.wasm')).mtimeMs);
   if (!stale()) return;
   const lock = path.join(repoRoot, 'dist/.client-build-lock');
   mkdirSync(path.dirname(lock), { recursive: true });

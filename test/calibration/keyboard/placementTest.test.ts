@@ -12,7 +12,18 @@ function placement(rng: Rng, n: number): number[][] {
   return Array.from({ length: n }, () => {
     const key = Math.floor(rng.next() * 4);
     const wall = rng.next() < 0.1 ? 1 : 0;
-    return [key === 1 ? 1 : 0, key === 2 ? 1 : 0, key === 3 ? 1 : 0, rng.next() < 0.4 ? 1 : 0, rng.next() < 0.2 ? 1 : 0, rng.next() < 0.1 ? 1 : 0, 20 + rng.next() * 40, wall, rng.next() < 0.2 ? 1 : 0, wall];
+    return [
+      key === 1 ? 1 : 0,
+      key === 2 ? 1 : 0,
+      key === 3 ? 1 : 0,
+      rng.next() < 0.4 ? 1 : 0,
+      rng.next() < 0.2 ? 1 : 0,
+      rng.next() < 0.1 ? 1 : 0,
+      20 + rng.next() * 40,
+      wall,
+      rng.next() < 0.2 ? 1 : 0,
+      wall,
+    ];
   });
 }
 

@@ -11,7 +11,13 @@ import { ksDistance, layingShifts } from '../../../calibration/pointer/layingShi
 import { CELL } from '../../../calibration/people/mazePath.js';
 import { Rng } from '../../../calibration/random.js';
 import type { CalibrationKernel, Sample } from '../../../calibration/samples.js';
-import { v3Recipe, GEOMETRY_FLOOR, SMOOTHEST_PEOPLE_SHARE, SMOOTHNESS_GATE_FEATURE, peopleShareGate } from '../../../calibration/pointer/v3Recipe.js';
+import {
+  v3Recipe,
+  GEOMETRY_FLOOR,
+  SMOOTHEST_PEOPLE_SHARE,
+  SMOOTHNESS_GATE_FEATURE,
+  peopleShareGate,
+} from '../../../calibration/pointer/v3Recipe.js';
 import { FEATURE_NAMES } from '../../../src/kernel/features.js';
 import { kernelWithFeatures } from '../../core/scoring/kernelWithFeatures.js';
 
@@ -44,7 +50,8 @@ describe('v3Recipe', () => {
       return s;
     };
     const rng = new Rng(4);
-    const people = (railShift: number) => Array.from({ length: 40 }, () => sample('human', railShift + rng.uniform(0, 0.2), 1 + rng.uniform(0, 0.2), 1 + rng.uniform(0, 1)));
+    const people = (railShift: number) =>
+      Array.from({ length: 40 }, () => sample('human', railShift + rng.uniform(0, 0.2), 1 + rng.uniform(0, 0.2), 1 + rng.uniform(0, 1)));
     const bots = Array.from({ length: 40 }, () => sample('bot', 0.5 + rng.uniform(0, 0.4), 2 + rng.uniform(0, 0.2), rng.uniform(0, 0.1)));
     const shifts = layingShifts(['on_rail_fraction', 'efficiency_ratio', 'interval_cv'], values, { a: people(0), b: people(0.5) }, bots);
     const rail = shifts.find((s) => s.feature === 'on_rail_fraction')!;
@@ -82,7 +89,8 @@ describe('subMovementStarts', () => {
   it('splits at speed valleys and rests', () => {
     // Two bell-shaped strokes 10 ms apart, then a 200 ms rest and a third stroke.
     const points: HumanTrace['points'] = [];
-    let x = 0, t = 0;
+    let x = 0,
+      t = 0;
     for (const gap of [0, 0, 200]) {
       t += gap;
       for (let k = 0; k < 30; k++) {
@@ -107,7 +115,15 @@ describe('the steering laying', () => {
     let t = 0;
     for (const stroke of [0, 1]) {
       for (let k = 0; k <= 150; k++) {
-        points.push({ x: stroke * 600 + 4 * k, y: 6 * Math.sin((3 * Math.PI * k) / 150), t, ax: stroke * 600, ay: 0, bx: stroke * 600 + 600, by: 0 });
+        points.push({
+          x: stroke * 600 + 4 * k,
+          y: 6 * Math.sin((3 * Math.PI * k) / 150),
+          t,
+          ax: stroke * 600,
+          ay: 0,
+          bx: stroke * 600 + 600,
+          by: 0,
+        });
         t += 10;
       }
       t += 500;
@@ -116,7 +132,8 @@ describe('the steering laying', () => {
     const maze = kernel.generateMaze(steering.mazeFor(kernel, new Rng(3), trace));
     const events = steering.lay(trace, maze, new Rng(3)).filter((e) => e.type !== 'up');
     expect(events.map((e) => e.t)).toEqual(points.map((p) => p.t));
-    const w = maze.width * CELL + 40, h = maze.height * CELL + 64;
+    const w = maze.width * CELL + 40,
+      h = maze.height * CELL + 64;
     const px = events.map((e) => ({ x: e.x * w, y: e.y * h }));
     // The rest between the strokes: the same point (the last of the first stroke, the first of the second).
     expect(px[151]).toEqual(px[150]);
@@ -138,22 +155,26 @@ describe.skipIf(!present)('layings of held-out people', () => {
     traces = every(splitTraces(dataFile).heldOut, 30);
   });
 
-  it.each([...LAYINGS, ...HELD_OUT_LAYINGS].map((l) => [l.name, l] as const))('%s keeps every point and timestamp and stays inside the corridors of the solution', (_, laying) => {
-    const rng = new Rng(9);
-    for (const trace of traces) {
-      const params = laying.mazeFor(kernel, rng, trace);
-      const maze = kernel.generateMaze(params);
-      const events = laying.lay(trace, maze, rng);
-      const moves = events.filter((e) => e.type !== 'up');
-      expect(moves.map((e) => e.t)).toEqual(trace.points.map((p) => p.t));
-      const onSolution = new Set(maze.solution.map((c) => c.y * maze.width + c.x));
-      for (const e of moves) {
-        const px = e.x * (maze.width * CELL + 40) - 20, py = e.y * (maze.height * CELL + 64) - 20;
-        const cell = Math.floor(py / CELL) * maze.width + Math.floor(px / CELL);
-        expect(onSolution.has(cell), `${laying.name}: a point off the solution's corridors`).toBe(true);
+  it.each([...LAYINGS, ...HELD_OUT_LAYINGS].map((l) => [l.name, l] as const))(
+    '%s keeps every point and timestamp and stays inside the corridors of the solution',
+    (_, laying) => {
+      const rng = new Rng(9);
+      for (const trace of traces) {
+        const params = laying.mazeFor(kernel, rng, trace);
+        const maze = kernel.generateMaze(params);
+        const events = laying.lay(trace, maze, rng);
+        const moves = events.filter((e) => e.type !== 'up');
+        expect(moves.map((e) => e.t)).toEqual(trace.points.map((p) => p.t));
+        const onSolution = new Set(maze.solution.map((c) => c.y * maze.width + c.x));
+        for (const e of moves) {
+          const px = e.x * (maze.width * CELL + 40) - 20,
+            py = e.y * (maze.height * CELL + 64) - 20;
+          const cell = Math.floor(py / CELL) * maze.width + Math.floor(px / CELL);
+          expect(onSolution.has(cell), `${laying.name}: a point off the solution's corridors`).toBe(true);
+        }
       }
-    }
-  });
+    },
+  );
 
   it('lays the same person a different way in each laying', () => {
     const rng = new Rng(10);
@@ -161,7 +182,10 @@ describe.skipIf(!present)('layings of held-out people', () => {
     const layings = [...LAYINGS, ...HELD_OUT_LAYINGS];
     const laid = layings.map((l) => {
       const maze = kernel.generateMaze(l.mazeFor(kernel, new Rng(10), trace));
-      return l.lay(trace, maze, rng).map((e) => `${e.x.toFixed(4)},${e.y.toFixed(4)}`).join(' ');
+      return l
+        .lay(trace, maze, rng)
+        .map((e) => `${e.x.toFixed(4)},${e.y.toFixed(4)}`)
+        .join(' ');
     });
     expect(new Set(laid).size).toBe(layings.length);
   });

@@ -18,7 +18,10 @@ describe('worstDetour', () => {
   /** A walk along the solution cell by cell, but jumping from its `from`-th cell to its `to`-th. */
   const jumping = (from: number, to: number): Sample => {
     const cells = maze.solution.filter((_, i) => i <= from || i >= to);
-    const events = toEvents(maze, cells.map((c, i) => ({ ...centre(c), t: 16 * i })));
+    const events = toEvents(
+      maze,
+      cells.map((c, i) => ({ ...centre(c), t: 16 * i })),
+    );
     return { kind: 'human', user: 'u', maze: params, events };
   };
   /** The first jump along the solution whose route exceeds the cells' distance by `excess` steps. */
@@ -33,7 +36,7 @@ describe('worstDetour', () => {
   };
   const replays = (s: Sample) => kernel.replay(s.maze, packEvents(s.events), CELL, { kind: 'verify' }).valid;
 
-  it('is 0 for a walk cell by cell, and says by how much a jump round a bend exceeds the cells\' distance', () => {
+  it("is 0 for a walk cell by cell, and says by how much a jump round a bend exceeds the cells' distance", () => {
     expect(worstDetour(kernel, jumping(0, 1))).toBe(0);
     for (const excess of [2, 4, 6]) expect(worstDetour(kernel, jumping(...jumpOver(excess)))).toBe(excess);
   });

@@ -4,7 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultTable, scoringTables } from '../../../src/core/scoring/ScoringTable.js';
 import { BOT_FAMILIES } from '../../../calibration/bots/families.js';
-import { buildDataset, evaluate, every, splitTraces, type Dataset, type HumanRates, type Report } from '../../../calibration/pointer/evaluate.js';
+import {
+  buildDataset,
+  evaluate,
+  every,
+  splitTraces,
+  type Dataset,
+  type HumanRates,
+  type Report,
+} from '../../../calibration/pointer/evaluate.js';
 import type { HumanTrace } from '../../../calibration/people/humans.js';
 import { featureValues } from '../../../calibration/pointer/fitCalibration.js';
 import { leaveOneFamilyOut } from '../../../calibration/pointer/leaveOneFamilyOut.js';
@@ -118,7 +126,13 @@ describe.skipIf(!present)('leave-one-family-out (calibration users only, small s
     const seen: string[] = [];
     const tracked = { get: (s: Sample) => (seen.push(s.kind), values.get(s)) } as unknown as ReadonlyMap<Sample, Float64Array>;
     const base = { ...scoringTables.v1, version: 'v2' };
-    const out = await leaveOneFamilyOut(kernel, base, tracked, { humans: cal.humans.native, bots: cal.bots }, heldOut.bots.filter((b) => b.kind === 'hero'));
+    const out = await leaveOneFamilyOut(
+      kernel,
+      base,
+      tracked,
+      { humans: cal.humans.native, bots: cal.bots },
+      heldOut.bots.filter((b) => b.kind === 'hero'),
+    );
     expect(Object.keys(out)).toEqual(['hero']);
     expect(seen).not.toContain('hero');
     expect(seen).toContain('ghost-cursor');
@@ -127,4 +141,3 @@ describe.skipIf(!present)('leave-one-family-out (calibration users only, small s
     expect(Object.keys(out.hero!.variants!)).toHaveLength(8);
   });
 });
-

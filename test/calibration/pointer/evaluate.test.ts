@@ -11,7 +11,12 @@ describe('scoreAll: why /verify refused a trace', () => {
   let scored: Scored[];
   beforeAll(async () => {
     kernel = await kernelWithFeatures();
-    const bots = await botSamples(kernel, new Rng(5), 12, BOT_FAMILIES.filter((f) => f.name === 'linear' || f.name === 'submovements'));
+    const bots = await botSamples(
+      kernel,
+      new Rng(5),
+      12,
+      BOT_FAMILIES.filter((f) => f.name === 'linear' || f.name === 'submovements'),
+    );
     // The same movement stopped half way: it never reaches the exit, so replay refuses it.
     const cut = { ...bots[0]!, events: bots[0]!.events.slice(0, bots[0]!.events.length >> 1) };
     scored = await scoreAll(kernel, defaultTable, [...bots, cut], defaultTable.threshold);

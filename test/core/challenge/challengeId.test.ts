@@ -35,13 +35,19 @@ describe('challenge ids', () => {
     const easier = Buffer.from(bytes);
     easier.writeUIntBE(10 * 2 ** 42 + T0, 0, 6);
     const forged = formatId(easier.toString('hex'));
-    expect(authenticateChallengeId([keyA], forged, site('site'), T0, LIVES, false)).toEqual({ ok: false, failure: { code: 'challenge_not_found' } });
+    expect(authenticateChallengeId([keyA], forged, site('site'), T0, LIVES, false)).toEqual({
+      ok: false,
+      failure: { code: 'challenge_not_found' },
+    });
   });
 
   it("bind the site's policy digest: another policy is site_key_mismatch, a retired one challenge_expired", () => {
     const { id } = mintChallengeId(keyA, 'site', T0);
     const newer = 'b'.repeat(64);
-    expect(authenticateChallengeId([keyA], id, site('site', newer), T0, LIVES, false)).toEqual({ ok: false, failure: { code: 'site_key_mismatch' } });
+    expect(authenticateChallengeId([keyA], id, site('site', newer), T0, LIVES, false)).toEqual({
+      ok: false,
+      failure: { code: 'site_key_mismatch' },
+    });
     expect(authenticateChallengeId([keyA], id, site('site', newer, ['c'.repeat(64), POLICY]), T0, LIVES, false)).toEqual({
       ok: false,
       failure: { code: 'challenge_expired', detail: 'site policy changed' },
@@ -56,14 +62,17 @@ describe('challenge ids', () => {
     if (!r.ok) return;
     expect(r.challenge.key.equals(keyB)).toBe(true);
     expect(r.challenge).toMatchObject({ id, createdAt: T0, expiresAt: T0 + TTL, acceptedUntil: T0 + TTL, spentUntil: T0 + KEYBOARD_TTL });
-    expect(authenticateChallengeId([keyA], id, site('site'), T0, LIVES, false)).toEqual({ ok: false, failure: { code: 'challenge_not_found' } });
+    expect(authenticateChallengeId([keyA], id, site('site'), T0, LIVES, false)).toEqual({
+      ok: false,
+      failure: { code: 'challenge_not_found' },
+    });
   });
 
   it('every flipped bit of the id body or MAC is challenge_not_found; of the tag, site_key_mismatch', () => {
     const { bytes } = mintChallengeId(keyA, 'site', T0);
     const hex = bytes.toString('hex');
     for (let i = 0; i < 32; i++) {
-      const flipped = hex.slice(0, i) + ((parseInt(hex[i]!, 16) ^ 1).toString(16)) + hex.slice(i + 1);
+      const flipped = hex.slice(0, i) + (parseInt(hex[i]!, 16) ^ 1).toString(16) + hex.slice(i + 1);
       const id = `${flipped.slice(0, 8)}-${flipped.slice(8, 12)}-${flipped.slice(12, 16)}-${flipped.slice(16, 20)}-${flipped.slice(20)}`;
       const r = authenticateChallengeId([keyA], id, site('site'), T0, LIVES, false);
       expect(r.ok).toBe(false);
@@ -75,24 +84,39 @@ describe('challenge ids', () => {
 
   it('site_key_mismatch for another site key; skipped when no site key is given', () => {
     const { id } = mintChallengeId(keyA, 'site', T0);
-    expect(authenticateChallengeId([keyA], id, site('other'), T0, LIVES, false)).toEqual({ ok: false, failure: { code: 'site_key_mismatch' } });
+    expect(authenticateChallengeId([keyA], id, site('other'), T0, LIVES, false)).toEqual({
+      ok: false,
+      failure: { code: 'site_key_mismatch' },
+    });
     expect(authenticateChallengeId([keyA], id, undefined, T0, LIVES, false).ok).toBe(true);
   });
 
   it('expires one millisecond after expires_at; refuses ids from more than a minute ahead', () => {
     const { id } = mintChallengeId(keyA, 'site', T0);
     expect(authenticateChallengeId([keyA], id, site('site'), T0 + TTL, LIVES, false).ok).toBe(true);
-    expect(authenticateChallengeId([keyA], id, site('site'), T0 + TTL + 1, LIVES, false)).toEqual({ ok: false, failure: { code: 'challenge_expired' } });
+    expect(authenticateChallengeId([keyA], id, site('site'), T0 + TTL + 1, LIVES, false)).toEqual({
+      ok: false,
+      failure: { code: 'challenge_expired' },
+    });
     expect(authenticateChallengeId([keyA], id, site('site'), T0 - 60_000, LIVES, false).ok).toBe(true);
-    expect(authenticateChallengeId([keyA], id, site('site'), T0 - 60_001, LIVES, false)).toEqual({ ok: false, failure: { code: 'challenge_not_found' } });
+    expect(authenticateChallengeId([keyA], id, site('site'), T0 - 60_001, LIVES, false)).toEqual({
+      ok: false,
+      failure: { code: 'challenge_not_found' },
+    });
   });
 
   it('accept a keyboard solve until the keyboard life, one millisecond past it challenge_expired; expires_at stays the pointer one', () => {
     const { id } = mintChallengeId(keyA, 'site', T0);
     const r = authenticateChallengeId([keyA], id, site('site'), T0 + KEYBOARD_TTL, LIVES, true);
     expect(r.ok && r.challenge).toMatchObject({ expiresAt: T0 + TTL, acceptedUntil: T0 + KEYBOARD_TTL, spentUntil: T0 + KEYBOARD_TTL });
-    expect(authenticateChallengeId([keyA], id, site('site'), T0 + KEYBOARD_TTL + 1, LIVES, true)).toEqual({ ok: false, failure: { code: 'challenge_expired' } });
-    expect(authenticateChallengeId([keyA], id, site('site'), T0 + TTL + 1, LIVES, false)).toEqual({ ok: false, failure: { code: 'challenge_expired' } });
+    expect(authenticateChallengeId([keyA], id, site('site'), T0 + KEYBOARD_TTL + 1, LIVES, true)).toEqual({
+      ok: false,
+      failure: { code: 'challenge_expired' },
+    });
+    expect(authenticateChallengeId([keyA], id, site('site'), T0 + TTL + 1, LIVES, false)).toEqual({
+      ok: false,
+      failure: { code: 'challenge_expired' },
+    });
   });
 
   it('never give a keyboard solve less than a pointer one: a keyboard life set shorter counts as the pointer life', () => {
@@ -100,7 +124,10 @@ describe('challenge ids', () => {
     const shorter = { challengeTtlMs: TTL, keyboardChallengeTtlMs: 60_000 };
     const r = authenticateChallengeId([keyA], id, site('site'), T0 + TTL, shorter, true);
     expect(r.ok && r.challenge).toMatchObject({ acceptedUntil: T0 + TTL, spentUntil: T0 + TTL });
-    expect(authenticateChallengeId([keyA], id, site('site'), T0 + TTL + 1, shorter, true)).toEqual({ ok: false, failure: { code: 'challenge_expired' } });
+    expect(authenticateChallengeId([keyA], id, site('site'), T0 + TTL + 1, shorter, true)).toEqual({
+      ok: false,
+      failure: { code: 'challenge_expired' },
+    });
   });
 });
 

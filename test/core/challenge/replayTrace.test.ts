@@ -36,8 +36,8 @@ function edgeTrace(cells: readonly Cell[], cellSize: number): RawEvent[] {
 
 const replayOn = (events: RawEvent[], cellSize: number) => k.replay(maze, k.packEvents(events), cellSize, VERIFY);
 
-describe('replayTrace: the issued canvas, then the deployed widget\'s', () => {
-  it('walks a trace of the deployed widget\'s compact canvas (28 px cells) that the 40 px canvas does not', () => {
+describe("replayTrace: the issued canvas, then the deployed widget's", () => {
+  it("walks a trace of the deployed widget's compact canvas (28 px cells) that the 40 px canvas does not", () => {
     const events = edgeTrace(maze.solution, 28);
     expect(replayOn(events, 40).valid).toBe(false);
     const r = replayTrace(k, maze, k.packEvents(events), 40, VERIFY);
@@ -45,7 +45,7 @@ describe('replayTrace: the issued canvas, then the deployed widget\'s', () => {
     expect(r.replay.cells).toEqual(maze.solution);
   });
 
-  it('walks a trace of the deployed widget\'s 40 px canvas when another cell size was issued', () => {
+  it("walks a trace of the deployed widget's 40 px canvas when another cell size was issued", () => {
     const events = edgeTrace(maze.solution, 40);
     expect(replayOn(events, 60).valid).toBe(false);
     expect(replayTrace(k, maze, k.packEvents(events), 60, VERIFY)).toEqual({ replay: replayOn(events, 40), cellSize: 40 });
@@ -57,7 +57,7 @@ describe('replayTrace: the issued canvas, then the deployed widget\'s', () => {
     expect(replayOn(events, 24).valid).toBe(true);
   });
 
-  it('answers the issued canvas\'s walk when no canvas walks: another cell size is not guessed', () => {
+  it("answers the issued canvas's walk when no canvas walks: another cell size is not guessed", () => {
     const events = edgeTrace(maze.solution, 16);
     expect(replayOn(events, 16).valid).toBe(true);
     for (const size of DEPLOYED_WIDGET_CELL_SIZES) expect(replayOn(events, size).valid).toBe(false);

@@ -34,13 +34,19 @@ describe('nextSurge', () => {
     s = nextSurge(s, { rate: 20, share: 0.9 }, base, POLICY, t0, M); // at two thirds of the rate: calm from now
     expect(s.calmSince).toBe(t0);
     expect(nextSurge(s, { rate: 0, share: 0 }, base, POLICY, t0 + 2 * M - 1, M).surge).toBe(true);
-    expect(nextSurge(s, { rate: 0, share: 0 }, base, POLICY, t0 + 2 * M, M)).toEqual({ surge: false, since: t0 + 2 * M, calmSince: undefined });
+    expect(nextSurge(s, { rate: 0, share: 0 }, base, POLICY, t0 + 2 * M, M)).toEqual({
+      surge: false,
+      since: t0 + 2 * M,
+      calmSince: undefined,
+    });
     const again = nextSurge(s, { rate: 40, share: 0.5 }, base, POLICY, t0 + M, M);
     expect(again.calmSince).toBeUndefined();
     expect(nextSurge(again, { rate: 0, share: 0 }, base, POLICY, t0 + 2 * M, M)).toMatchObject({ surge: true, calmSince: t0 + 2 * M });
     // A share at or under two thirds of its level is calm too: the keyboard tokens are a small part again.
     expect(nextSurge({ surge: true, since: 0, calmSince: undefined }, { rate: 100, share: 0.2 }, base, POLICY, t0, M).calmSince).toBe(t0);
-    expect(nextSurge({ surge: true, since: 0, calmSince: undefined }, { rate: 100, share: 0.21 }, base, POLICY, t0, M).calmSince).toBeUndefined();
+    expect(
+      nextSurge({ surge: true, since: 0, calmSince: undefined }, { rate: 100, share: 0.21 }, base, POLICY, t0, M).calmSince,
+    ).toBeUndefined();
   });
 });
 

@@ -12,7 +12,7 @@ describe('probeLayout', () => {
     [32, 32],
   ])('on %ix%i mazes: trigger on the solution (not start or exit), distinct cells and colours, one target', (width, height) => {
     for (let seed = 0; seed < 200; seed++) {
-      const maze = { seed: seed * 2654435761 >>> 0, width, height, difficulty: 0.3 };
+      const maze = { seed: (seed * 2654435761) >>> 0, width, height, difficulty: 0.3 };
       const p = probeLayout(kernel, maze, seed);
       const { solution } = kernel.generateMaze(maze);
       const at = solution.findIndex((c) => c.x === p.trigger.x && c.y === p.trigger.y);

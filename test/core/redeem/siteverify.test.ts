@@ -116,7 +116,16 @@ describe('siteverify', () => {
   });
 
   it('reports method only when the token carries one, every method, and refuses an unknown one', async () => {
-    const claims = { typ: 'session', challenge_id: CHALLENGE_ID, session_id: 'sess-1', site_key: 'site-a', iat: T0 / 1000, exp: T0 / 1000 + 60, score: 0.5, hostname: '' };
+    const claims = {
+      typ: 'session',
+      challenge_id: CHALLENGE_ID,
+      session_id: 'sess-1',
+      site_key: 'site-a',
+      iat: T0 / 1000,
+      exp: T0 / 1000 + 60,
+      score: 0.5,
+      hostname: '',
+    };
     const older = await siteverify(deps(), { token: signToken({ ...claims, jti: 'older-m' }, ring.current), session_id: 'sess-1' });
     expect(older.success).toBe(true);
     expect(older).not.toHaveProperty('method');
@@ -146,13 +155,25 @@ describe('siteverify', () => {
   });
 
   it('refuses a token whose reason claim no server makes, and leaves out codes it does not know', async () => {
-    const claims = { typ: 'session', challenge_id: CHALLENGE_ID, session_id: 'sess-1', site_key: 'site-a', iat: T0 / 1000, exp: T0 / 1000 + 60, score: 0.2, hostname: '' };
+    const claims = {
+      typ: 'session',
+      challenge_id: CHALLENGE_ID,
+      session_id: 'sess-1',
+      site_key: 'site-a',
+      iat: T0 / 1000,
+      exp: T0 / 1000 + 60,
+      score: 0.2,
+      hostname: '',
+    };
     for (const [i, rsn] of [['x'], [1, 2, 3, 4], [-1], 'abc'].entries()) {
       const token = signToken({ ...claims, jti: `rsn-${i}`, rsn }, ring.current);
       expect(await siteverify(deps(), { token, session_id: 'sess-1' })).toMatchObject({ success: false, error: 'invalid_token' });
     }
     const newer = signToken({ ...claims, jti: 'rsn-newer', rsn: [5, 4000] }, ring.current);
-    expect(await siteverify(deps(), { token: newer, session_id: 'sess-1' })).toMatchObject({ success: true, reasons: ['timing_too_regular'] });
+    expect(await siteverify(deps(), { token: newer, session_id: 'sess-1' })).toMatchObject({
+      success: true,
+      reasons: ['timing_too_regular'],
+    });
     const unknown = signToken({ ...claims, jti: 'rsn-unknown', rsn: [4000] }, ring.current);
     expect(await siteverify(deps(), { token: unknown, session_id: 'sess-1' })).not.toHaveProperty('reasons');
   });
@@ -217,9 +238,7 @@ describe('siteverify', () => {
   it('gives exactly one success among 50 concurrent redemptions of one token', async () => {
     const d = deps();
     const token = mint();
-    const results = await Promise.all(
-      Array.from({ length: 50 }, () => siteverify(d, { token, session_id: 'sess-1' })),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, () => siteverify(d, { token, session_id: 'sess-1' })));
     expect(results.filter((r) => r.success)).toHaveLength(1);
     expect(results.filter((r) => !r.success && r.error === 'token_already_used')).toHaveLength(49);
   });

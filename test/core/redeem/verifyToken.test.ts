@@ -135,9 +135,7 @@ describe('verifyToken', () => {
   it('gives exactly one valid among 50 concurrent verifications of one token', async () => {
     const store = newStore();
     const token = mint();
-    const results = await Promise.all(
-      Array.from({ length: 50 }, () => verifyToken(token, { secret: SECRET, sessionId: 'sess-1', store })),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, () => verifyToken(token, { secret: SECRET, sessionId: 'sess-1', store })));
     expect(results.filter((r) => r.valid)).toHaveLength(1);
     expect(results.filter((r) => r.error === 'token_already_used')).toHaveLength(49);
   });
@@ -164,7 +162,11 @@ describe('verifyToken', () => {
     const first = await verifyToken(token, { ...opts, idempotencyKey: 'order-42' });
     expect(first).toEqual({ valid: true, score: 0.75, inputType: 'touch', method: 'pointer' });
     expect(await verifyToken(token, { ...opts, idempotencyKey: 'order-42' })).toEqual(first);
-    expect(await verifyToken(token, { ...opts, idempotencyKey: 'order-43' })).toEqual({ valid: false, score: 0, error: 'token_already_used' });
+    expect(await verifyToken(token, { ...opts, idempotencyKey: 'order-43' })).toEqual({
+      valid: false,
+      score: 0,
+      error: 'token_already_used',
+    });
     expect(await verifyToken(token, opts)).toEqual({ valid: false, score: 0, error: 'token_already_used' });
     // A first redemption without a key cannot be retried with one.
     const bare = mint();
@@ -185,7 +187,19 @@ describe('verifyToken', () => {
     const token = mint();
     const opts = { secret: SECRET, sessionId: 'sess-1', store };
     expect(await verifyToken(token, { ...opts, siteKey: 'site-b' })).toEqual({ valid: false, score: 0, error: 'site_key_mismatch' });
-    expect(await verifyToken(token, { ...opts, siteKey: 'site-a', remoteIp: '198.51.100.1' })).toEqual({ valid: true, score: 0.75, inputType: 'touch', method: 'pointer', remoteIpMismatch: true });
-    expect(await verifyToken(mint(), { ...opts, remoteIp: '203.0.113.7' })).toEqual({ valid: true, score: 0.75, inputType: 'touch', method: 'pointer', remoteIpMismatch: false });
+    expect(await verifyToken(token, { ...opts, siteKey: 'site-a', remoteIp: '198.51.100.1' })).toEqual({
+      valid: true,
+      score: 0.75,
+      inputType: 'touch',
+      method: 'pointer',
+      remoteIpMismatch: true,
+    });
+    expect(await verifyToken(mint(), { ...opts, remoteIp: '203.0.113.7' })).toEqual({
+      valid: true,
+      score: 0.75,
+      inputType: 'touch',
+      method: 'pointer',
+      remoteIpMismatch: false,
+    });
   });
 });

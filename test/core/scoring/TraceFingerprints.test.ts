@@ -69,7 +69,8 @@ describe('TraceFingerprints', async () => {
     const empty = new Float64Array(2 * SHAPE_POINTS);
     await fp.remember(empty);
     expect(await fp.has(empty)).toBe(false);
-    const first = shape(1, 1), second = shape(2, 1);
+    const first = shape(1, 1),
+      second = shape(2, 1);
     await fp.remember(first);
     await fp.remember(second);
     expect(await fp.has(second)).toBe(true);

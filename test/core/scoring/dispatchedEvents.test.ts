@@ -4,7 +4,13 @@ import { dispatchedEvents } from '../../../src/core/scoring/dispatchedEvents.js'
 import type { RawEvent } from '../../../src/kernel/types.js';
 import { coalescedReports } from '../../helpers/coalescedReports.js';
 
-const move = (t: number, coalesced_count?: number): RawEvent => ({ x: t / 100, y: 0.5, t, type: 'move', ...(coalesced_count === undefined ? {} : { coalesced_count }) });
+const move = (t: number, coalesced_count?: number): RawEvent => ({
+  x: t / 100,
+  y: 0.5,
+  t,
+  type: 'move',
+  ...(coalesced_count === undefined ? {} : { coalesced_count }),
+});
 
 describe('dispatchedEvents', () => {
   it('returns the same array when no event is coalesced (the deployed widget, scripts, keyboard)', () => {
@@ -13,7 +19,18 @@ describe('dispatchedEvents', () => {
   });
 
   it('keeps the last report of each coalesced batch, and every other event', () => {
-    const events = [{ ...move(0), type: 'down' }, move(4, 3), move(8, 3), move(12, 3), move(16, 1), move(20, 2), move(24, 2), move(28, 2), move(32, 2), { ...move(32), type: 'up' }];
+    const events = [
+      { ...move(0), type: 'down' },
+      move(4, 3),
+      move(8, 3),
+      move(12, 3),
+      move(16, 1),
+      move(20, 2),
+      move(24, 2),
+      move(28, 2),
+      move(32, 2),
+      { ...move(32), type: 'up' },
+    ];
     expect(dispatchedEvents(events).map((e) => e.t)).toEqual([0, 12, 16, 24, 32, 32]);
   });
 
@@ -30,12 +47,18 @@ describe('dispatchedEvents', () => {
 
   it('recovers the dispatched moves from their coalesced reports, whatever the device rate', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 60 }), fc.constantFrom(1, 2, 4, 8), (gaps, reportMs) => {
-        let t = 0;
-        const events: RawEvent[] = [{ ...move(0), type: 'down' }, ...gaps.map((g) => move((t += g))), { ...move(t), type: 'up' }];
-        const sent = coalescedReports(events, reportMs);
-        expect(dispatchedEvents(sent).map(({ x, y, t, type }) => ({ x, y, t, type }))).toEqual(events.map(({ x, y, t, type }) => ({ x, y, t, type })));
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 60 }),
+        fc.constantFrom(1, 2, 4, 8),
+        (gaps, reportMs) => {
+          let t = 0;
+          const events: RawEvent[] = [{ ...move(0), type: 'down' }, ...gaps.map((g) => move((t += g))), { ...move(t), type: 'up' }];
+          const sent = coalescedReports(events, reportMs);
+          expect(dispatchedEvents(sent).map(({ x, y, t, type }) => ({ x, y, t, type }))).toEqual(
+            events.map(({ x, y, t, type }) => ({ x, y, t, type })),
+          );
+        },
+      ),
     );
   });
 });

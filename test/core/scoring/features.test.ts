@@ -107,7 +107,9 @@ describe('kernel features on hand-made traces', () => {
   });
 
   it('a circle at constant speed: curvature 1/R, constant turning, one angle bin', () => {
-    const R = 1.5, speed = 3, dt = 40;
+    const R = 1.5,
+      speed = 3,
+      dt = 40;
     const events = Array.from({ length: 60 }, (_, k) => {
       const a = (speed * k * dt) / 1000 / R;
       return at(3 + R * Math.cos(a), 3 + R * Math.sin(a), k * dt);
@@ -152,7 +154,9 @@ describe('kernel features on hand-made traces', () => {
     const strokes = (peakAt: number, durations: number[]) => {
       const warp = Math.log(0.5) / Math.log(peakAt);
       const events: RawEvent[] = [at(0.5, 0.5, 0)];
-      let t = 0, x = 0.5, dir = 1;
+      let t = 0,
+        x = 0.5,
+        dir = 1;
       for (const ms of durations) {
         for (let k = 1; k <= ms / 10; k++) events.push(at(x + dir * 2 * mj(((k * 10) / ms) ** warp), 0.5, t + k * 10));
         t += ms;
@@ -181,7 +185,8 @@ describe('kernel features on hand-made traces', () => {
     const m = kernel.generateMaze(maze);
     const index = [...m.walls].findIndex((w) => w === (WALL_N | WALL_S));
     expect(index).toBeGreaterThanOrEqual(0);
-    const cx = index % maze.width, cy = Math.floor(index / maze.width);
+    const cx = index % maze.width,
+      cy = Math.floor(index / maze.width);
     const across = (dy: number) => Array.from({ length: 9 }, (_, k) => at(cx + 0.1 + k * 0.1, cy + 0.5 + dy, k * 20));
     const off = features(across(0.25)).f;
     expect(off.corridor_deviation).toBeCloseTo(0.25, 9);
@@ -223,7 +228,13 @@ describe('kernel features on hand-made traces', () => {
   });
 
   it('keyboard traces use keydown cell centres in maze fractions', () => {
-    const keys: RawEvent[] = [0, 1, 2, 3].map((i) => ({ x: (i + 0.5) / maze.width, y: 0.5 / maze.height, t: i * 250, type: 'keydown', key: 'ArrowRight' }));
+    const keys: RawEvent[] = [0, 1, 2, 3].map((i) => ({
+      x: (i + 0.5) / maze.width,
+      y: 0.5 / maze.height,
+      t: i * 250,
+      type: 'keydown',
+      key: 'ArrowRight',
+    }));
     const { f } = features([...keys, at(0.5, 0.5, 0)]);
     expect(f.key_events).toBe(4);
     expect(f.event_count).toBe(4);

@@ -4,7 +4,13 @@ import { parseScoringTable } from '../../../src/core/scoring/parseScoringTable.j
 import { scoringTables } from '../../../src/core/scoring/ScoringTable.js';
 
 const v3 = scoringTables.v3;
-const withMouseTerms = (n: number) => ({ ...v3, types: { ...v3.types, mouse: { ...v3.types.mouse, terms: Array.from({ length: n }, (_, i) => v3.types.mouse.terms[i % v3.types.mouse.terms.length]) } } });
+const withMouseTerms = (n: number) => ({
+  ...v3,
+  types: {
+    ...v3.types,
+    mouse: { ...v3.types.mouse, terms: Array.from({ length: n }, (_, i) => v3.types.mouse.terms[i % v3.types.mouse.terms.length]) },
+  },
+});
 
 describe('parseScoringTable', () => {
   it('reads every shipped table', () => {
@@ -21,7 +27,11 @@ describe('parseScoringTable', () => {
 
   it('refuses what would make a score not a number: a scale of 0, a negative probe reaction time, a missing input type', () => {
     const term = { ...v3.types.mouse.terms[0]!, scale: 0 };
-    const bad = { ...v3, types: { mouse: { ...v3.types.mouse, terms: [term] }, touch: v3.types.touch, pen: v3.types.pen }, probe: { minReactionMs: -1, weight: 6 } };
+    const bad = {
+      ...v3,
+      types: { mouse: { ...v3.types.mouse, terms: [term] }, touch: v3.types.touch, pen: v3.types.pen },
+      probe: { minReactionMs: -1, weight: 6 },
+    };
     const r = parseScoringTable(JSON.stringify(bad));
     expect(r.ok).toBe(false);
     const errors = r.ok ? [] : r.errors;

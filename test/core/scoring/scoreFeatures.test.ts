@@ -56,7 +56,9 @@ describe('termContributions', () => {
 
 describe('trippedGate', () => {
   const keyboard = (keyups: number, gapSpread: number) =>
-    Float64Array.from(KEYBOARD_FEATURE_NAMES, (name) => (name === 'keyboard_keyup_fraction' ? keyups : name === 'keyboard_gap_spread' ? gapSpread : 0.5));
+    Float64Array.from(KEYBOARD_FEATURE_NAMES, (name) =>
+      name === 'keyboard_keyup_fraction' ? keyups : name === 'keyboard_gap_spread' ? gapSpread : 0.5,
+    );
   const model: InputTable = {
     bias: 0,
     terms: [],
@@ -65,7 +67,8 @@ describe('trippedGate', () => {
       { feature: 'keyboard_gap_spread', below: 0.015 },
     ],
   };
-  const tripped = (keyups: number, gapSpread: number) => trippedGate(model, { kernel: new Float64Array(0), keyboard: keyboard(keyups, gapSpread) });
+  const tripped = (keyups: number, gapSpread: number) =>
+    trippedGate(model, { kernel: new Float64Array(0), keyboard: keyboard(keyups, gapSpread) });
 
   it('trips strictly below the bound, the first gate in order naming it', () => {
     expect(tripped(0.7499, 0.2)).toBe('keyboard_keyup_fraction');
@@ -95,7 +98,9 @@ describe('trippedGate', () => {
     const below = mouse.gates![0]!.below;
     const trace = (jerk: number) => {
       const values = new Float64Array(FEATURE_NAMES.length);
-      for (const t of mouse.terms) values[FEATURE_NAMES.indexOf(t.feature as (typeof FEATURE_NAMES)[number])] = t.transform === 'log' ? Math.exp(t.center) - 0.01 : t.center;
+      for (const t of mouse.terms)
+        values[FEATURE_NAMES.indexOf(t.feature as (typeof FEATURE_NAMES)[number])] =
+          t.transform === 'log' ? Math.exp(t.center) - 0.01 : t.center;
       values[FEATURE_NAMES.indexOf('jerk_norm')] = jerk;
       return values;
     };
@@ -107,7 +112,11 @@ describe('trippedGate', () => {
 
 describe('modelLogit', () => {
   it('is the bias plus every term, and -Infinity below a gate whatever the terms say', () => {
-    const model: InputTable = { bias: 1.5, terms: [term('speed_cv', 2), term('jerk_norm', -1)], gates: [{ feature: 'interval_cv', below: 0.1 }] };
+    const model: InputTable = {
+      bias: 1.5,
+      terms: [term('speed_cv', 2), term('jerk_norm', -1)],
+      gates: [{ feature: 'interval_cv', below: 0.1 }],
+    };
     expect(modelLogit(model, { kernel: kernel({ speed_cv: 1, jerk_norm: 0.5, interval_cv: 0.2 }) })).toBe(1.5 + 2 - 0.5);
     expect(modelLogit(model, { kernel: kernel({ speed_cv: 4, jerk_norm: -4, interval_cv: 0.05 }) })).toBe(-Infinity);
   });

@@ -55,7 +55,10 @@ async function scriptsAccepted(table: ScoringTable, family: (typeof INDEPENDENT_
   for (let seed = 1; seed <= 100; seed++) {
     const m = kernel.generateMaze({ seed: seed * 104_729, width: 8, height: 8, difficulty: 0.3 });
     const events = scriptAtKeys(m, family, HOLD_STYLES[seed % HOLD_STYLES.length]!, seed);
-    const r = await scoreSubmission({ kernel, table, fingerprints: newFingerprints() }, { maze: m, cellSize: 40, events: packEvents(events), rawEvents: events });
+    const r = await scoreSubmission(
+      { kernel, table, fingerprints: newFingerprints() },
+      { maze: m, cellSize: 40, events: packEvents(events), rawEvents: events },
+    );
     expect(r.inputType).toBe('keyboard');
     if (r.score >= table.threshold) accepted++;
     else expect(r.reasons.length).toBeGreaterThan(0);
@@ -81,7 +84,10 @@ describe('scoreSubmission', () => {
     for (let seed = 1; seed <= 40; seed++) {
       const m = kernel.generateMaze({ seed: seed * 7919, width: 8, height: 8, difficulty: 0.3 });
       const events = modelledPersonAtKeys(m, seed, seed % 2 === 0 ? 'ours' : 'deployed');
-      const r = await scoreSubmission({ kernel, fingerprints: newFingerprints() }, { maze: m, cellSize: 40, events: packEvents(events), rawEvents: events });
+      const r = await scoreSubmission(
+        { kernel, fingerprints: newFingerprints() },
+        { maze: m, cellSize: 40, events: packEvents(events), rawEvents: events },
+      );
       if (r.score >= defaultTable.threshold) accepted++;
     }
     expect(accepted).toBeGreaterThanOrEqual(38);
@@ -95,7 +101,10 @@ describe('scoreSubmission', () => {
     for (let seed = 1; seed <= 100; seed++) {
       const m = kernel.generateMaze({ seed: seed * 6151, width: 8, height: 8, difficulty: 0.3 });
       const events = modelledPersonAtKeys(m, 70_000 + seed, seed % 2 === 0 ? 'ours' : 'deployed', kind);
-      const r = await scoreSubmission({ kernel, fingerprints: newFingerprints() }, { maze: m, cellSize: 40, events: packEvents(events), rawEvents: events });
+      const r = await scoreSubmission(
+        { kernel, fingerprints: newFingerprints() },
+        { maze: m, cellSize: 40, events: packEvents(events), rawEvents: events },
+      );
       expect(r.inputType).toBe('keyboard');
       if (r.score >= defaultTable.threshold) accepted++;
     }
@@ -110,22 +119,31 @@ describe('scoreSubmission', () => {
 
   // People first costs v3 most scripts that send keyups and vary their gaps (docs/keyboard-solves.md).
   // What it still refuses whatever the bias: its gates, a machine's signatures no modelled person shows.
-  it.each(INDEPENDENT_GAP_FAMILIES.filter((f) => f !== 'shuffled-person'))('v3 refuses every %s script that sends no keyups, by its gate', async (family) => {
-    for (let seed = 1; seed <= 30; seed++) {
-      const m = kernel.generateMaze({ seed: seed * 104_729, width: 8, height: 8, difficulty: 0.3 });
-      const events = scriptAtKeys(m, family, 'none', seed);
-      const r = await scoreSubmission({ kernel, fingerprints: newFingerprints() }, { maze: m, cellSize: 40, events: packEvents(events), rawEvents: events });
-      expect(r.score).toBe(0);
-      expect(r.reasons[0]).toBe('keyboard_keyups_missing');
-    }
-  });
+  it.each(INDEPENDENT_GAP_FAMILIES.filter((f) => f !== 'shuffled-person'))(
+    'v3 refuses every %s script that sends no keyups, by its gate',
+    async (family) => {
+      for (let seed = 1; seed <= 30; seed++) {
+        const m = kernel.generateMaze({ seed: seed * 104_729, width: 8, height: 8, difficulty: 0.3 });
+        const events = scriptAtKeys(m, family, 'none', seed);
+        const r = await scoreSubmission(
+          { kernel, fingerprints: newFingerprints() },
+          { maze: m, cellSize: 40, events: packEvents(events), rawEvents: events },
+        );
+        expect(r.score).toBe(0);
+        expect(r.reasons[0]).toBe('keyboard_keyups_missing');
+      }
+    },
+  );
 
   it('v3 refuses keys pressed at one fixed rhythm, keys released or not, by its gate', async () => {
     let refused = 0;
     for (let seed = 1; seed <= 60; seed++) {
       const m = kernel.generateMaze({ seed: seed * 104_729, width: 8, height: 8, difficulty: 0.3 });
       const events = scriptAtKeys(m, 'constant', HOLD_STYLES[seed % HOLD_STYLES.length]!, seed);
-      const r = await scoreSubmission({ kernel, fingerprints: newFingerprints() }, { maze: m, cellSize: 40, events: packEvents(events), rawEvents: events });
+      const r = await scoreSubmission(
+        { kernel, fingerprints: newFingerprints() },
+        { maze: m, cellSize: 40, events: packEvents(events), rawEvents: events },
+      );
       if (r.score === 0 && (r.reasons[0] === 'timing_too_regular' || r.reasons[0] === 'keyboard_keyups_missing')) refused++;
     }
     // Measured 96.3% over 600 (npm run calibrate:keyboard): a jitter of up to 5 ms on a short gap
@@ -143,7 +161,10 @@ describe('scoreSubmission', () => {
     );
     // v1 lets this script through; v2 does not.
     expect(r.score).toBeGreaterThanOrEqual(scoringTables.v1.threshold);
-    const v2 = await scoreSubmission({ kernel, fingerprints: newFingerprints(), table: scoringTables.v2 }, { maze, cellSize: 40, events: packEvents(events), rawEvents: events });
+    const v2 = await scoreSubmission(
+      { kernel, fingerprints: newFingerprints(), table: scoringTables.v2 },
+      { maze, cellSize: 40, events: packEvents(events), rawEvents: events },
+    );
     expect(v2.score).toBeLessThan(scoringTables.v2.threshold);
   });
 
@@ -168,7 +189,9 @@ describe('scoreSubmission', () => {
     for (const table of Object.values(scoringTables)) {
       for (const model of Object.values(table.types)) for (const term of model.terms) expect(measured).toContain(term.feature);
     }
-    const v2Only = scoringTables.v2.types.mouse.terms.filter((t) => !scoringTables.v1.types.mouse.terms.some((u) => u.feature === t.feature));
+    const v2Only = scoringTables.v2.types.mouse.terms.filter(
+      (t) => !scoringTables.v1.types.mouse.terms.some((u) => u.feature === t.feature),
+    );
     expect(new Set(v2Only.map((t) => t.feature))).toEqual(new Set(['speed_roughness', 'step_roughness']));
     const events = botEvents('linear', new Rng(5), kernel.generateMaze(maze));
     const input = { maze, cellSize: 40, events: packEvents(events), rawEvents: events };
@@ -254,8 +277,16 @@ describe('parseScoringConfig', () => {
   });
   it('reads SCORING_KEYBOARD_MODE, the mode of keyboard solves, absent unless set (then SCORING_MODE applies)', () => {
     expect(parseScoringConfig({})).not.toHaveProperty('keyboardMode');
-    expect(parseScoringConfig({ SCORING_KEYBOARD_MODE: ' shadow ' })).toEqual({ mode: 'enforce', keyboardMode: 'shadow', threshold: scoringTables.v3.threshold, table: 'v3' });
-    expect(parseScoringConfig({ SCORING_MODE: 'shadow', SCORING_KEYBOARD_MODE: 'enforce' })).toMatchObject({ mode: 'shadow', keyboardMode: 'enforce' });
+    expect(parseScoringConfig({ SCORING_KEYBOARD_MODE: ' shadow ' })).toEqual({
+      mode: 'enforce',
+      keyboardMode: 'shadow',
+      threshold: scoringTables.v3.threshold,
+      table: 'v3',
+    });
+    expect(parseScoringConfig({ SCORING_MODE: 'shadow', SCORING_KEYBOARD_MODE: 'enforce' })).toMatchObject({
+      mode: 'shadow',
+      keyboardMode: 'enforce',
+    });
     expect(() => parseScoringConfig({ SCORING_KEYBOARD_MODE: 'lenient' })).toThrow(/SCORING_KEYBOARD_MODE/);
   });
   it('refuses bad values by name', () => {

@@ -42,14 +42,20 @@ describe('SiteRegistry', () => {
   it('on replace, retires the digest of a changed policy, keeps the sites resolved before unchanged, and reports the change', () => {
     const sites = new SiteRegistry(sitesSnapshot(file(8), config));
     const before = sites.resolve('a')!;
-    const change = sites.replace(sitesSnapshot({ sites: { ...file(10).sites, c: { hostnames: ['c.example'], secret: secretOf('c') } } }, config));
+    const change = sites.replace(
+      sitesSnapshot({ sites: { ...file(10).sites, c: { hostnames: ['c.example'], secret: secretOf('c') } } }, config),
+    );
     expect(change).toEqual({ added: ['c'], removed: [], repoliced: ['a'] });
     const after = sites.resolve('a')!;
     expect(after.policy.maze.width).toBe(10);
     expect(after.retired).toEqual([before.digest]);
     expect(before.policy.maze.width).toBe(8);
     expect(sites.resolve('b')!.retired).toEqual([]);
-    expect(sites.replace(sitesSnapshot({ sites: { a: file(10).sites.a } }, config))).toEqual({ added: [], removed: ['b', 'c'], repoliced: [] });
+    expect(sites.replace(sitesSnapshot({ sites: { a: file(10).sites.a } }, config))).toEqual({
+      added: [],
+      removed: ['b', 'c'],
+      repoliced: [],
+    });
   });
 });
 

@@ -29,11 +29,17 @@ describe('loadSiteTable', () => {
   });
 
   it('says what is wrong with a missing file, one that is not JSON, and one that is not a scoring table', async () => {
-    expect(errorOf(loadSiteTable('tables/none.json', sitesFile()))).toMatch(new RegExp(`^${path.join(dir, 'tables/none.json')} cannot be read: ENOENT`));
+    expect(errorOf(loadSiteTable('tables/none.json', sitesFile()))).toMatch(
+      new RegExp(`^${path.join(dir, 'tables/none.json')} cannot be read: ENOENT`),
+    );
     await writeFile(path.join(dir, 'tables/broken.json'), '{"version": ');
     expect(errorOf(loadSiteTable('tables/broken.json', sitesFile()))).toContain('broken.json is not a scoring table: not valid JSON');
     const v3 = scoringTables.v3;
-    const bad = { ...v3, threshold: 1.5, types: { ...v3.types, mouse: { ...v3.types.mouse, terms: [{ ...v3.types.mouse.terms[0]!, feature: 'mouse_charm', scale: 0 }] } } };
+    const bad = {
+      ...v3,
+      threshold: 1.5,
+      types: { ...v3.types, mouse: { ...v3.types.mouse, terms: [{ ...v3.types.mouse.terms[0]!, feature: 'mouse_charm', scale: 0 }] } },
+    };
     await writeFile(path.join(dir, 'tables/bad.json'), JSON.stringify(bad));
     const error = errorOf(loadSiteTable('tables/bad.json', sitesFile()));
     expect(error).toContain('threshold: Expected number to be less or equal to 1');

@@ -18,14 +18,19 @@ const errorsOf = (file: unknown) => {
 };
 
 describe('parseSitesFile', () => {
-  it("reads the complete example of docs/operating.md, every field resolved over the server-wide policy", () => {
+  it('reads the complete example of docs/operating.md, every field resolved over the server-wide policy', () => {
     const r = parse(readFileSync(new URL('../../../docs/sites.example.json', import.meta.url), 'utf8'));
     if (!r.ok) throw new Error(r.errors.join('\n'));
     const [shop, forum, staging] = r.snapshot.sites!;
     expect(shop!.key).toBe('shop-7f3a2c');
     expect(shop!.hostnames).toEqual(['shop.example.com', '*.shop.example.com']);
     expect(shop!.policy.pow).toEqual({ difficulty: 18, maxDifficulty: 22, freePerMinute: 10 });
-    expect(shop!.policy.webauthn).toEqual({ mode: 'preferred', rpId: 'example.com', origins: ['https://shop.example.com'], rpName: 'Ariadne' });
+    expect(shop!.policy.webauthn).toEqual({
+      mode: 'preferred',
+      rpId: 'example.com',
+      origins: ['https://shop.example.com'],
+      rpName: 'Ariadne',
+    });
     expect(shop!.policy.passkeyDoor).toEqual({ perHour: 6 });
     expect(shop!.policy.probeProbability).toBe(0.25);
     // Unset fields come from the server: difficulty 16 gets its own headroom of 4 bits.
@@ -42,25 +47,77 @@ describe('parseSitesFile', () => {
   });
 
   it.each([
-    ['a field out of range', { sites: { shop: site({ policy: { maze: { width: 99 } } }) } }, 'site "shop": policy.maze.width: Expected integer to be less or equal to 32'],
+    [
+      'a field out of range',
+      { sites: { shop: site({ policy: { maze: { width: 99 } } }) } },
+      'site "shop": policy.maze.width: Expected integer to be less or equal to 32',
+    ],
     ['a misspelt field', { sites: { shop: site({ polcy: {} }) } }, 'site "shop": polcy: Unexpected property'],
-    ['a misspelt policy field', { sites: { shop: site({ policy: { pow: { difficulty: 20, max: 24 } } }) } }, 'site "shop": policy.pow.max: Unexpected property'],
+    [
+      'a misspelt policy field',
+      { sites: { shop: site({ policy: { pow: { difficulty: 20, max: 24 } } }) } },
+      'site "shop": policy.pow.max: Unexpected property',
+    ],
     ['a missing secret', { sites: { shop: { hostnames: ['a.example'] } } }, 'site "shop": secret: Expected required property'],
-    ['a short secret', { sites: { shop: site({ secret: 'short' }) } }, 'site "shop": secret: Expected string length greater or equal to 32'],
-    ['no hostnames', { sites: { shop: site({ hostnames: [] }) } }, 'site "shop": hostnames: Expected array length to be greater or equal to 1'],
-    ['a URL for a hostname', { sites: { shop: site({ hostnames: ['https://shop.example.com'] }) } }, 'site "shop": hostnames.0: not a hostname'],
+    [
+      'a short secret',
+      { sites: { shop: site({ secret: 'short' }) } },
+      'site "shop": secret: Expected string length greater or equal to 32',
+    ],
+    [
+      'no hostnames',
+      { sites: { shop: site({ hostnames: [] }) } },
+      'site "shop": hostnames: Expected array length to be greater or equal to 1',
+    ],
+    [
+      'a URL for a hostname',
+      { sites: { shop: site({ hostnames: ['https://shop.example.com'] }) } },
+      'site "shop": hostnames.0: not a hostname',
+    ],
     ['an upper-case hostname', { sites: { shop: site({ hostnames: ['Shop.example.com'] }) } }, 'site "shop": hostnames.0: not a hostname'],
     ['a bad site key', { sites: { 'shop key': site() } }, 'site "shop key": key: not a valid site key'],
     ['a reserved test key', { sites: { 'test-always-pass': site() } }, 'site "test-always-pass": key: is a reserved test key'],
     ['a bad mode', { sites: { shop: site({ policy: { scoring: { mode: 'strict' } } }) } }, 'site "shop": policy.scoring.mode'],
-    ['max below difficulty', { sites: { shop: site({ policy: { pow: { difficulty: 20, max_difficulty: 19 } } }) } }, 'site "shop": policy.pow.max_difficulty: 19 is below the difficulty 20'],
-    ['passkeys without a relying party', { sites: { shop: site({ policy: { passkeys: { mode: 'required' } } }) } }, 'site "shop": policy.passkeys: rp_id (or WEBAUTHN_RP_ID) is required'],
-    ['passkeys on an IP', { sites: { shop: site({ policy: { passkeys: { mode: 'preferred', rp_id: '10.0.0.1', origins: ['https://10.0.0.1'] } } }) } }, 'site "shop": policy.passkeys: rp_id (or WEBAUTHN_RP_ID) must be a domain name'],
-    ['a keyboard door that is none', { sites: { shop: site({ policy: { keyboard: { door: 'closed' } } }) } }, 'site "shop": policy.keyboard.door'],
-    ['a surge factor under 1.5', { sites: { shop: site({ policy: { keyboard: { surge_factor: 1.49 } } }) } }, 'site "shop": policy.keyboard.surge_factor: Expected number to be greater or equal to 1.5'],
-    ['a keyboard floor under 0.1', { sites: { shop: site({ policy: { keyboard: { floor_per_minute: 0.09 } } }) } }, 'site "shop": policy.keyboard.floor_per_minute: Expected number to be greater or equal to 0.1'],
-    ['calm over an hour', { sites: { shop: site({ policy: { keyboard: { calm_minutes: 61 } } }) } }, 'site "shop": policy.keyboard.calm_minutes: Expected integer to be less or equal to 60'],
-    ['a negative client budget', { sites: { shop: site({ policy: { keyboard: { client_per_hour: -1 } } }) } }, 'site "shop": policy.keyboard.client_per_hour: Expected integer to be greater or equal to 0'],
+    [
+      'max below difficulty',
+      { sites: { shop: site({ policy: { pow: { difficulty: 20, max_difficulty: 19 } } }) } },
+      'site "shop": policy.pow.max_difficulty: 19 is below the difficulty 20',
+    ],
+    [
+      'passkeys without a relying party',
+      { sites: { shop: site({ policy: { passkeys: { mode: 'required' } } }) } },
+      'site "shop": policy.passkeys: rp_id (or WEBAUTHN_RP_ID) is required',
+    ],
+    [
+      'passkeys on an IP',
+      { sites: { shop: site({ policy: { passkeys: { mode: 'preferred', rp_id: '10.0.0.1', origins: ['https://10.0.0.1'] } } }) } },
+      'site "shop": policy.passkeys: rp_id (or WEBAUTHN_RP_ID) must be a domain name',
+    ],
+    [
+      'a keyboard door that is none',
+      { sites: { shop: site({ policy: { keyboard: { door: 'closed' } } }) } },
+      'site "shop": policy.keyboard.door',
+    ],
+    [
+      'a surge factor under 1.5',
+      { sites: { shop: site({ policy: { keyboard: { surge_factor: 1.49 } } }) } },
+      'site "shop": policy.keyboard.surge_factor: Expected number to be greater or equal to 1.5',
+    ],
+    [
+      'a keyboard floor under 0.1',
+      { sites: { shop: site({ policy: { keyboard: { floor_per_minute: 0.09 } } }) } },
+      'site "shop": policy.keyboard.floor_per_minute: Expected number to be greater or equal to 0.1',
+    ],
+    [
+      'calm over an hour',
+      { sites: { shop: site({ policy: { keyboard: { calm_minutes: 61 } } }) } },
+      'site "shop": policy.keyboard.calm_minutes: Expected integer to be less or equal to 60',
+    ],
+    [
+      'a negative client budget',
+      { sites: { shop: site({ policy: { keyboard: { client_per_hour: -1 } } }) } },
+      'site "shop": policy.keyboard.client_per_hour: Expected integer to be greater or equal to 0',
+    ],
     ['no sites object', { site: {} }, 'site: Unexpected property'],
     ['not JSON', '{"sites": {', 'not valid JSON'],
   ])('refuses %s, naming the site and the field', (_what, file, message) => {
@@ -86,11 +143,15 @@ describe('parseSitesFile', () => {
     expect(strict!.policy.scoring.mode).toBe('enforce');
     expect(strict!.policy.scoring).not.toHaveProperty('keyboardMode');
     expect(plain!.policy.scoring).toMatchObject({ mode: 'enforce', keyboardMode: 'shadow' });
-    expect(errorsOf({ sites: { shop: site({ policy: { scoring: { keyboard_mode: 'lenient' } } }) } }).join('\n')).toContain('site "shop": policy.scoring.keyboard_mode');
+    expect(errorsOf({ sites: { shop: site({ policy: { scoring: { keyboard_mode: 'lenient' } } }) } }).join('\n')).toContain(
+      'site "shop": policy.scoring.keyboard_mode',
+    );
   });
 
   it('refuses one secret shared by two sites, naming both', () => {
-    expect(errorsOf({ sites: { a: site(), b: site() } })).toEqual([`site "b": secret: is also the secret of site "a"; each site needs its own`]);
+    expect(errorsOf({ sites: { a: site(), b: site() } })).toEqual([
+      `site "b": secret: is also the secret of site "a"; each site needs its own`,
+    ]);
   });
 
   it('accepts the limits themselves', () => {
@@ -99,7 +160,11 @@ describe('parseSitesFile', () => {
         ['k'.repeat(128)]: site({
           hostnames: ['*.example.com', 'localhost', '127.0.0.1', '[::1]'],
           secret: 's'.repeat(32),
-          policy: { pow: { difficulty: 32, max_difficulty: 32, free_per_minute: 1 }, maze: { width: 2, height: 32, difficulty: 1 }, probe_probability: 0 },
+          policy: {
+            pow: { difficulty: 32, max_difficulty: 32, free_per_minute: 1 },
+            maze: { width: 2, height: 32, difficulty: 1 },
+            probe_probability: 0,
+          },
         }),
       },
     });
@@ -124,8 +189,15 @@ describe('parseSitesFile', () => {
       expect(fitted!.policy.scoring).toMatchObject({ threshold: 0.42, siteTable: { version: 'v3-site', threshold: 0.42 } });
       expect(own!.policy.scoring).toMatchObject({ threshold: 0.6, siteTable: { version: 'v3-site' } });
       expect(plain!.policy.scoring).toEqual(config.scoring);
-      const broken = parseSitesFile(JSON.stringify({ sites: { fitted: site({ policy: { scoring: { table_file: 'missing.json' } } }) } }), config, path.join(dir, 'sites.json'));
-      expect(broken).toEqual({ ok: false, errors: [expect.stringMatching(/^site "fitted": policy\.scoring\.table_file: .*missing\.json cannot be read/)] });
+      const broken = parseSitesFile(
+        JSON.stringify({ sites: { fitted: site({ policy: { scoring: { table_file: 'missing.json' } } }) } }),
+        config,
+        path.join(dir, 'sites.json'),
+      );
+      expect(broken).toEqual({
+        ok: false,
+        errors: [expect.stringMatching(/^site "fitted": policy\.scoring\.table_file: .*missing\.json cannot be read/)],
+      });
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -10,7 +10,16 @@ const reference = (key: string | Buffer, parts: (string | Uint8Array)[], encodin
 
 describe('HmacKey', () => {
   it('equals createHmac for keys shorter than, equal to and longer than a block', () => {
-    for (const key of [Buffer.alloc(0), randomBytes(1), randomBytes(32), randomBytes(64), randomBytes(65), randomBytes(200), 'clé secrète ✓', 'x'.repeat(100)]) {
+    for (const key of [
+      Buffer.alloc(0),
+      randomBytes(1),
+      randomBytes(32),
+      randomBytes(64),
+      randomBytes(65),
+      randomBytes(200),
+      'clé secrète ✓',
+      'x'.repeat(100),
+    ]) {
       for (const length of [0, 1, 55, 56, 63, 64, 65, 119, 120, 300]) {
         const message = randomBytes(length);
         expect(new HmacKey(key).digest(message, 'hex')).toBe(reference(key, [message], 'hex'));

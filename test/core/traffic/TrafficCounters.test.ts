@@ -13,9 +13,15 @@ describe('TrafficCounters', () => {
     const counters = new TrafficCounters(store, { now: () => now, flushIntervalMs: 3_600_000 });
     counters.challengeIssued('shop', 18);
     counters.challengeIssued('shop', 19);
-    counters.verified('shop', 'ok', { inputType: 'touch', scored: { mode: 'enforce', score: 0.73, reasons: [], features: new Float64Array() } });
+    counters.verified('shop', 'ok', {
+      inputType: 'touch',
+      scored: { mode: 'enforce', score: 0.73, reasons: [], features: new Float64Array() },
+    });
     counters.verified('', 'unknown_site_key', {});
-    counters.verified('shop', 'behavioral_rejected', { inputType: 'mouse', scored: { mode: 'shadow', score: 0.05, reasons: ['no_pauses', 'path_too_straight'], features: new Float64Array() } });
+    counters.verified('shop', 'behavioral_rejected', {
+      inputType: 'mouse',
+      scored: { mode: 'shadow', score: 0.05, reasons: ['no_pauses', 'path_too_straight'], features: new Float64Array() },
+    });
     counters.redeemed('shop', 'token_already_used');
     counters.limited('', 'challenge', true);
     counters.limited('', 'challenge', false);

@@ -4,7 +4,8 @@ import { LATENCY_BOUNDS_MS, latencyBucket, scoreBucket, SCORE_BUCKETS } from '..
 describe('latency buckets', () => {
   it('are log-scale, sqrt 2 apart, from 0.25 ms', () => {
     expect(LATENCY_BOUNDS_MS[0]).toBe(0.25);
-    for (let i = 1; i < LATENCY_BOUNDS_MS.length; i++) expect(LATENCY_BOUNDS_MS[i]! / LATENCY_BOUNDS_MS[i - 1]!).toBeCloseTo(Math.SQRT2, 12);
+    for (let i = 1; i < LATENCY_BOUNDS_MS.length; i++)
+      expect(LATENCY_BOUNDS_MS[i]! / LATENCY_BOUNDS_MS[i - 1]!).toBeCloseTo(Math.SQRT2, 12);
   });
 
   it('put a latency in the first bucket whose bound holds it (bounds inclusive), past the last bound in one more', () => {

@@ -13,7 +13,10 @@ const { inlineSignatureVerifier } = await import('../../../src/core/verify/inlin
 function signed(text: string) {
   const { privateKey, jwk } = ecKeyPair();
   const encoded = Buffer.from(JSON.stringify(jwk)).toString('base64');
-  return { encoded, signature: crypto.sign('sha256', Buffer.from(text), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64') };
+  return {
+    encoded,
+    signature: crypto.sign('sha256', Buffer.from(text), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64'),
+  };
 }
 
 describe('checkP256', () => {

@@ -47,7 +47,8 @@ describe.each([
     expect(await checkSignature(verifier, encode({ x: long, y: jwk.y }), signText(k, 'one'), ['one'])).toBe(false);
     // A key whose x starts with a zero byte, written without it, is the same key.
     let z = keyPair();
-    for (let i = 0; i < 5000 && Buffer.from(JSON.parse(Buffer.from(z.encoded, 'base64').toString()).x, 'base64url')[0] !== 0; i++) z = keyPair();
+    for (let i = 0; i < 5000 && Buffer.from(JSON.parse(Buffer.from(z.encoded, 'base64').toString()).x, 'base64url')[0] !== 0; i++)
+      z = keyPair();
     const zj = JSON.parse(Buffer.from(z.encoded, 'base64').toString()) as { x: string; y: string };
     const short = Buffer.from(zj.x, 'base64url').subarray(1).toString('base64url');
     expect(await checkSignature(verifier, encode({ x: short, y: zj.y }), signText(z, 'one'), ['one'])).toBe(true);

@@ -27,7 +27,9 @@ describe('checkTraceTime', () => {
 
   it('refuses an event time that is not a finite number, and huge spans', () => {
     for (const t of [NaN, Infinity, -Infinity, '5' as unknown as number, undefined as unknown as number]) {
-      expect(checkTraceTime(at(0, 10).concat({ x: 0, y: 0, t, type: 'move' }), CREATED, CREATED + 60_000)).toBe('an event time is not a finite number');
+      expect(checkTraceTime(at(0, 10).concat({ x: 0, y: 0, t, type: 'move' }), CREATED, CREATED + 60_000)).toBe(
+        'an event time is not a finite number',
+      );
     }
     expect(checkTraceTime(at(0, 1e300), CREATED, CREATED + 60_000)).toMatch(/^the events span 1e\+300 ms/);
     expect(checkTraceTime(at(-Number.MAX_VALUE, Number.MAX_VALUE), CREATED, CREATED + 60_000)).toMatch(/^the events span Infinity ms/);
@@ -40,7 +42,9 @@ describe('checkTraceTime', () => {
   });
 
   it('treats a challenge from the future (clock skew) as issued no time ago', () => {
-    expect(checkTraceTime(at(0, 300), CREATED, CREATED - 100)).toBe('the events span 300 ms, the challenge was issued 0 ms before this request');
+    expect(checkTraceTime(at(0, 300), CREATED, CREATED - 100)).toBe(
+      'the events span 300 ms, the challenge was issued 0 ms before this request',
+    );
     expect(checkTraceTime(at(0, 150), CREATED, CREATED - 100)).toBeUndefined();
   });
 });

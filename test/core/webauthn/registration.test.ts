@@ -113,7 +113,10 @@ describe('verifyRegistration', () => {
     const auth = new SoftAuthenticator('ES256', ORIGIN, RP_ID);
     const good = auth.register(options);
     const padded = Buffer.concat([Buffer.from(good.response.attestationObject, 'base64url'), Buffer.from([0x00])]).toString('base64url');
-    const done = await verifyRegistration(f, { sessionId: session_id, response: { ...good, response: { ...good.response, attestationObject: padded } } });
+    const done = await verifyRegistration(f, {
+      sessionId: session_id,
+      response: { ...good, response: { ...good.response, attestationObject: padded } },
+    });
     expect(done).toEqual({ ok: false, code: 'registration_failed', detail: 'bytes after the attestationObject' });
     expect(await f.credentials.get(auth.id)).toBeUndefined();
   });
@@ -131,7 +134,10 @@ describe('verifyRegistration', () => {
   it('burns the session on a failed attempt (one attempt per session)', async () => {
     const { session_id, options } = await open();
     const auth = new SoftAuthenticator('ES256', ORIGIN, RP_ID);
-    const bad = await verifyRegistration(f, { sessionId: session_id, response: auth.register(options, { origin: 'https://x.example.com' }) });
+    const bad = await verifyRegistration(f, {
+      sessionId: session_id,
+      response: auth.register(options, { origin: 'https://x.example.com' }),
+    });
     expect(bad).toMatchObject({ code: 'registration_failed' });
     const retry = await verifyRegistration(f, { sessionId: session_id, response: auth.register(options) });
     expect(retry).toMatchObject({ code: 'registration_session_not_found' });
@@ -147,12 +153,21 @@ describe('verifyRegistration', () => {
 
     const { session_id, options } = await open();
     const forged = `${session_id.slice(0, -2)}${session_id.endsWith('AA') ? 'AB' : 'AA'}`;
-    expect(await verifyRegistration(f, { sessionId: forged, response: auth.register(options) })).toMatchObject({ code: 'registration_session_not_found' });
+    expect(await verifyRegistration(f, { sessionId: forged, response: auth.register(options) })).toMatchObject({
+      code: 'registration_session_not_found',
+    });
 
     // Right key, wrong token type: a session must be a registration session.
-    const otherType = signToken({ typ: 'probe_ticket', jti: 'j', site_key: 's', stable_id: 'u', challenge: options.challenge, exp: t0 / 1000 + 60 }, f.ring.current);
-    expect(await verifyRegistration(f, { sessionId: otherType, response: auth.register(options) })).toMatchObject({ code: 'registration_session_not_found' });
-    expect(await verifyRegistration(f, { sessionId: 'garbage', response: auth.register(options) })).toMatchObject({ code: 'registration_session_not_found' });
+    const otherType = signToken(
+      { typ: 'probe_ticket', jti: 'j', site_key: 's', stable_id: 'u', challenge: options.challenge, exp: t0 / 1000 + 60 },
+      f.ring.current,
+    );
+    expect(await verifyRegistration(f, { sessionId: otherType, response: auth.register(options) })).toMatchObject({
+      code: 'registration_session_not_found',
+    });
+    expect(await verifyRegistration(f, { sessionId: 'garbage', response: auth.register(options) })).toMatchObject({
+      code: 'registration_session_not_found',
+    });
   });
 
   it('answers invalid_request naming the field for garbage base64url, registration_failed for garbage CBOR', async () => {
@@ -164,14 +179,26 @@ describe('verifyRegistration', () => {
       code: 'invalid_request',
       detail: 'response.response.attestationObject',
     });
-    expect(await verifyRegistration(f, { sessionId: session_id, response: { ...good, id: 42 } })).toMatchObject({ code: 'invalid_request', detail: 'response.id' });
-    expect(await verifyRegistration(f, { sessionId: session_id, response: null })).toMatchObject({ code: 'invalid_request', detail: 'response' });
+    expect(await verifyRegistration(f, { sessionId: session_id, response: { ...good, id: 42 } })).toMatchObject({
+      code: 'invalid_request',
+      detail: 'response.id',
+    });
+    expect(await verifyRegistration(f, { sessionId: session_id, response: null })).toMatchObject({
+      code: 'invalid_request',
+      detail: 'response',
+    });
     // Well-formed base64url that is not CBOR: the library throws, we answer a code.
     const notCbor = { ...good, response: { ...good.response, attestationObject: Buffer.from('hello world').toString('base64url') } };
-    expect(await verifyRegistration(f, { sessionId: session_id, response: notCbor })).toMatchObject({ ok: false, code: 'registration_failed' });
+    expect(await verifyRegistration(f, { sessionId: session_id, response: notCbor })).toMatchObject({
+      ok: false,
+      code: 'registration_failed',
+    });
     const notJson = { ...good, response: { ...good.response, clientDataJSON: 'AAAA' } };
     const again = await open();
-    expect(await verifyRegistration(f, { sessionId: again.session_id, response: notJson })).toMatchObject({ ok: false, code: 'registration_failed' });
+    expect(await verifyRegistration(f, { sessionId: again.session_id, response: notJson })).toMatchObject({
+      ok: false,
+      code: 'registration_failed',
+    });
   });
 
   it('refuses a credential id that is already registered, even for another user', async () => {
@@ -186,9 +213,15 @@ describe('verifyRegistration', () => {
     // Sessions opened before the limit is reached must not slip past it either.
     const late = await open('busy');
     for (let i = 0; i < MAX_CREDENTIALS_PER_USER; i++) await register(f, 'EdDSA', 'site-a', 'busy');
-    expect(await createRegistrationOptions(f, { siteKey: 'site-a', stableId: 'busy' })).toMatchObject({ code: 'registration_failed', detail: 'credential limit reached' });
+    expect(await createRegistrationOptions(f, { siteKey: 'site-a', stableId: 'busy' })).toMatchObject({
+      code: 'registration_failed',
+      detail: 'credential limit reached',
+    });
     const auth = new SoftAuthenticator('EdDSA', ORIGIN, RP_ID);
-    expect(await verifyRegistration(f, { sessionId: late.session_id, response: auth.register(late.options) })).toMatchObject({ code: 'registration_failed', detail: 'credential limit reached' });
+    expect(await verifyRegistration(f, { sessionId: late.session_id, response: auth.register(late.options) })).toMatchObject({
+      code: 'registration_failed',
+      detail: 'credential limit reached',
+    });
     expect(await f.credentials.listFor('site-a', 'busy')).toHaveLength(MAX_CREDENTIALS_PER_USER);
     expect(await register(f, 'EdDSA', 'site-b', 'busy')).toBeInstanceOf(SoftAuthenticator);
   });

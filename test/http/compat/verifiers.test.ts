@@ -108,7 +108,7 @@ describe('better-auth captcha plugin, pointed at Ariadne', () => {
     },
   );
 
-  it('cloudflare-turnstile: the refusal it logs carries Turnstile\'s duplicate code', async () => {
+  it("cloudflare-turnstile: the refusal it logs carries Turnstile's duplicate code", async () => {
     const app = authApp('cloudflare-turnstile');
     const t = await tokenOf();
     expect((await app.signUp(t)).status).toBe(200);
@@ -163,7 +163,13 @@ describe("@nestlab/google-recaptcha's validator, pointed at Ariadne by its netwo
     new GoogleRecaptchaValidator(
       axios.create() as unknown as Http,
       new Logger('recaptcha'),
-      new RecaptchaConfigRef({ secretKey: secret, network: server.at('/recaptcha/api/siteverify'), score: 0.5, actions: ['submit'], response: () => '' }),
+      new RecaptchaConfigRef({
+        secretKey: secret,
+        network: server.at('/recaptcha/api/siteverify'),
+        score: 0.5,
+        actions: ['submit'],
+        response: () => '',
+      }),
     );
 
   it('a v3 token scored near 0 in shadow mode is refused for its score, one of another action for its action', async () => {

@@ -8,7 +8,13 @@ import { until } from '../../helpers/until.js';
 const TOKEN = 'dashboard-token-0123456789';
 const SHOP = 'https://shop.example';
 const sitesFile = {
-  sites: { shop: { hostnames: ['shop.example'], secret: secretOf('shop'), policy: { pow: { difficulty: 6, max_difficulty: 6 }, scoring: { mode: 'shadow' } } } },
+  sites: {
+    shop: {
+      hostnames: ['shop.example'],
+      secret: secretOf('shop'),
+      policy: { pow: { difficulty: 6, max_difficulty: 6 }, scoring: { mode: 'shadow' } },
+    },
+  },
 };
 
 let server: TestServer;
@@ -130,16 +136,31 @@ describe('dashboard: the counts of a known sequence of requests', () => {
     // Refused again: two limited requests, one limited client.
     expect((await postVerify(server, buildSubmission(server.kernel, chs[2]), { origin: SHOP })).status).toBe(429);
     // Refused before core: a body that is not JSON (filed under no site), and one that fails the schema naming the site.
-    const notJson = await fetch(server.at('/verify'), { method: 'POST', headers: { 'content-type': 'application/json', origin: SHOP }, body: '{"site_key":' });
+    const notJson = await fetch(server.at('/verify'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: SHOP },
+      body: '{"site_key":',
+    });
     expect(notJson.status).toBe(400);
     const badShape = await postVerify(server, { ...buildSubmission(server.kernel, chs[1]), events: 'none' }, { origin: SHOP });
     expect(badShape.body.error_code).toBe('invalid_request');
-    const redeem = () => postJson(server.at('/siteverify'), { token: ok.body.token, session_id: 's1' }, { authorization: `Bearer ${secretOf('shop')}` });
+    const redeem = () =>
+      postJson(server.at('/siteverify'), { token: ok.body.token, session_id: 's1' }, { authorization: `Bearer ${secretOf('shop')}` });
     expect((await redeem()).body.success).toBe(true);
     expect((await redeem()).body.error).toBe('token_already_used');
 
     // Counts reach the store within a flush (once a second per thread, each thread on its own).
-    const fixed = { challenge: 3, 'pow:6': 3, 'verify:ok': 1, 'verify:invalid_request': 1, 'input:mouse': 1, 'limited:verify': 2, 'limited_clients:verify': 1, 'siteverify:ok': 1, 'siteverify:token_already_used': 1 };
+    const fixed = {
+      challenge: 3,
+      'pow:6': 3,
+      'verify:ok': 1,
+      'verify:invalid_request': 1,
+      'input:mouse': 1,
+      'limited:verify': 2,
+      'limited_clients:verify': 1,
+      'siteverify:ok': 1,
+      'siteverify:token_already_used': 1,
+    };
     let shop: any;
     await until(async () => {
       shop = (await data(cookie, '?site=shop')).body;
@@ -154,7 +175,11 @@ describe('dashboard: the counts of a known sequence of requests', () => {
       'verify:invalid_request': 1,
       'input:mouse': 1,
       [Object.keys(series).find((k) => k.startsWith('score:shadow:'))!]: 1,
-      ...Object.fromEntries(Object.keys(series).filter((k) => k.startsWith('reason:')).map((k) => [k, 1])),
+      ...Object.fromEntries(
+        Object.keys(series)
+          .filter((k) => k.startsWith('reason:'))
+          .map((k) => [k, 1]),
+      ),
       'limited:verify': 2,
       'limited_clients:verify': 1,
       'siteverify:ok': 1,
@@ -189,7 +214,16 @@ describe('dashboard: the counts of a known sequence of requests', () => {
     expect(r.status).toBe(200);
     const { doors } = (await r.json()) as { doors: unknown[] };
     expect(doors).toEqual([
-      { site: 'shop', door: 'people_first', mode: 'auto', since: expect.any(Number), rate: 0, share: 0, base: { rate: 2, share: 0.05 }, level: { rate: 6, share: expect.closeTo(0.15, 9) } },
+      {
+        site: 'shop',
+        door: 'people_first',
+        mode: 'auto',
+        since: expect.any(Number),
+        rate: 0,
+        share: 0,
+        base: { rate: 2, share: 0.05 },
+        level: { rate: 6, share: expect.closeTo(0.15, 9) },
+      },
     ]);
   });
 });

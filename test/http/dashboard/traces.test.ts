@@ -80,7 +80,13 @@ describe('sampled traces', () => {
     expect(drift.table).toBe('v3');
     expect(drift.traces).toBe(lines.filter((l) => JSON.parse(l).outcome === 'ok').length);
     expect(drift.features.length).toBeGreaterThan(10);
-    expect(drift.features[0]).toEqual({ feature: expect.any(String), wasserstein: expect.any(Number), ks: expect.any(Number), outside: expect.any(Number), fewPeople: expect.any(Boolean) });
+    expect(drift.features[0]).toEqual({
+      feature: expect.any(String),
+      wasserstein: expect.any(Number),
+      ks: expect.any(Number),
+      outside: expect.any(Number),
+      fewPeople: expect.any(Boolean),
+    });
   });
 
   it('never holds an address, session id, token, key, signature, challenge id or user agent (property)', async () => {

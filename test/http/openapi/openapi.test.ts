@@ -62,13 +62,22 @@ describe('GET /openapi.json', () => {
     );
     expect([...documented()].sort()).toEqual([...registered].sort());
     // The fallbacks are the only routes not in the document.
-    expect(server.routes.all.filter((r) => r.path === '/*').map((r) => r.method).sort()).toEqual(['any', 'options']);
+    expect(
+      server.routes.all
+        .filter((r) => r.path === '/*')
+        .map((r) => r.method)
+        .sort(),
+    ).toEqual(['any', 'options']);
   });
 
-  it("every documented route is served by the router (no 404), and an undocumented one is not", async () => {
+  it('every documented route is served by the router (no 404), and an undocumented one is not', async () => {
     for (const entry of documented()) {
       const [method, path] = entry.split(' ') as [string, string];
-      const r = await fetch(server.url + path, { method: method.toUpperCase(), headers: { 'content-type': 'application/json' }, ...(method === 'post' ? { body: '{}' } : {}) });
+      const r = await fetch(server.url + path, {
+        method: method.toUpperCase(),
+        headers: { 'content-type': 'application/json' },
+        ...(method === 'post' ? { body: '{}' } : {}),
+      });
       await r.arrayBuffer();
       expect(r.status, entry).not.toBe(404);
     }
@@ -92,7 +101,7 @@ describe('GET /openapi.json', () => {
     expect(siteverify.requestBody.content['application/json'].schema.properties.idempotency_key.pattern).toBe('^[A-Za-z0-9._:-]{1,64}$');
   });
 
-  it("lists the reCAPTCHA, hCaptcha and Turnstile shapes of siteverify, each answering only 200", () => {
+  it('lists the reCAPTCHA, hCaptcha and Turnstile shapes of siteverify, each answering only 200', () => {
     for (const path of ['/recaptcha/api/siteverify', '/turnstile/v0/siteverify']) {
       const op = doc.paths[path].post;
       expect(Object.keys(op.responses)).toEqual(['200']);
@@ -102,11 +111,19 @@ describe('GET /openapi.json', () => {
       expect(doc.paths[path].servers.map((s: { url: string }) => s.url)).toEqual(['/', '/api/captcha']);
     }
     const refusal = (path: string, status = '200') =>
-      doc.paths[path].post.responses[status].content['application/json'].schema.oneOf.at(-1).properties['error-codes'].items.anyOf.map((c: any) => c.const);
-    expect(refusal('/recaptcha/api/siteverify')).toEqual(expect.arrayContaining(['missing-input-secret', 'timeout-or-duplicate', 'bad-request']));
-    expect(refusal('/turnstile/v0/siteverify')).toEqual(expect.arrayContaining(['invalid-input-response', 'timeout-or-duplicate', 'internal-error']));
+      doc.paths[path].post.responses[status].content['application/json'].schema.oneOf
+        .at(-1)
+        .properties['error-codes'].items.anyOf.map((c: any) => c.const);
+    expect(refusal('/recaptcha/api/siteverify')).toEqual(
+      expect.arrayContaining(['missing-input-secret', 'timeout-or-duplicate', 'bad-request']),
+    );
+    expect(refusal('/turnstile/v0/siteverify')).toEqual(
+      expect.arrayContaining(['invalid-input-response', 'timeout-or-duplicate', 'internal-error']),
+    );
     const siteverify = doc.paths['/siteverify'].post;
-    expect(refusal('/siteverify')).toEqual(expect.arrayContaining(['already-seen-response', 'sitekey-secret-mismatch', 'expired-input-response']));
+    expect(refusal('/siteverify')).toEqual(
+      expect.arrayContaining(['already-seen-response', 'sitekey-secret-mismatch', 'expired-input-response']),
+    );
     expect(siteverify.description).toMatch(/`response`/);
     expect(siteverify.requestBody.content['application/json'].schema.properties.response).toBeDefined();
   });
@@ -132,7 +149,12 @@ describe('GET /openapi.json', () => {
     conforms('/siteverify', 'post', 200, used.body);
     conforms('/siteverify', 'post', 400, (await postJson(server.at('/siteverify'), {}, auth)).body);
     conforms('/siteverify', 'post', 401, (await postJson(server.at('/siteverify'), { token: 'x', session_id: 's' })).body);
-    conforms('/siteverify', 'post', 200, (await postJson(server.at('/siteverify'), { token: 'x', session_id: 's', secret: 'test-secret-always-pass' })).body);
+    conforms(
+      '/siteverify',
+      'post',
+      200,
+      (await postJson(server.at('/siteverify'), { token: 'x', session_id: 's', secret: 'test-secret-always-pass' })).body,
+    );
 
     for (const path of ['/recaptcha/api/siteverify', '/siteverify', '/turnstile/v0/siteverify']) {
       const ch3 = (await postJson(server.at('/challenge'), { site_key: 'doc-site' })).body;
@@ -146,9 +168,20 @@ describe('GET /openapi.json', () => {
       conforms(path, 'post', 200, { ...compat.body, 'error-codes': ['invented-code'] }, false);
     }
 
-    const arm = await postJson(server.at('/probe/arm'), { challenge_id: ch2.id, site_key: 'doc-site', session_id: 's', probe_id: 'p', events: [] });
+    const arm = await postJson(server.at('/probe/arm'), {
+      challenge_id: ch2.id,
+      site_key: 'doc-site',
+      session_id: 's',
+      probe_id: 'p',
+      events: [],
+    });
     conforms('/probe/arm', 'post', 400, arm.body);
-    const complete = await postJson(server.at('/probe/complete'), { challenge_id: ch2.id, session_id: 's', probe_ticket: 't', tapped_cell: { x: 0, y: 0 } });
+    const complete = await postJson(server.at('/probe/complete'), {
+      challenge_id: ch2.id,
+      session_id: 's',
+      probe_ticket: 't',
+      tapped_cell: { x: 0, y: 0 },
+    });
     conforms('/probe/complete', 'post', 400, complete.body);
     const register = await postJson(server.at('/webauthn/register/options'), { site_key: 'doc-site', stable_id: 'u' });
     conforms('/webauthn/register/options', 'post', 404, register.body);
@@ -162,7 +195,11 @@ describe('GET /openapi.json', () => {
     await withServer({ siteverifyAuthToken: OPERATOR, scoring: { ...defaultConfig().scoring, mode: 'shadow' } }, async (shadow) => {
       const ch = (await postJson(shadow.at('/challenge'), { site_key: 'doc-site' })).body;
       const ok = await postVerify(shadow, buildSubmission(shadow.kernel, ch, { sessionId: 's' }));
-      const redeemed = await postJson(shadow.at('/siteverify'), { token: ok.body.token, session_id: 's' }, { authorization: `Bearer ${OPERATOR}` });
+      const redeemed = await postJson(
+        shadow.at('/siteverify'),
+        { token: ok.body.token, session_id: 's' },
+        { authorization: `Bearer ${OPERATOR}` },
+      );
       expect(redeemed.body.reasons.length).toBeGreaterThan(0);
       conforms('/siteverify', 'post', 200, redeemed.body);
       conforms('/siteverify', 'post', 200, { ...redeemed.body, reasons: ['not_a_code'] }, false);

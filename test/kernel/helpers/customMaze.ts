@@ -20,7 +20,13 @@ export function customKernel(): { kernel: Kernel; exports: KernelExports } {
  * Walls from a list of open passages "x,y-x,y" between orthogonal neighbours (every other wall
  * closed), loaded into the kernel as the maze of `params`.
  */
-export function loadWalls(k: { kernel: Kernel; exports: KernelExports }, width: number, height: number, open: string[], seed = 1): CustomMaze {
+export function loadWalls(
+  k: { kernel: Kernel; exports: KernelExports },
+  width: number,
+  height: number,
+  open: string[],
+  seed = 1,
+): CustomMaze {
   const walls = new Uint8Array(width * height).fill(15);
   for (const passage of open) {
     const [a, b] = passage.split('-').map((p) => p.split(',').map(Number)) as [[number, number], [number, number]];

@@ -137,7 +137,8 @@ export function referenceDetour(maze: ReferenceMaze, from: number, to: number): 
 }
 
 /** Open neighbours in the order N, S, E, W. */
-const around = (maze: ReferenceMaze, c: number): number[] => [c - maze.width, c + maze.width, c + 1, c - 1].filter((n) => referenceOpen(maze, c, n));
+const around = (maze: ReferenceMaze, c: number): number[] =>
+  [c - maze.width, c + maze.width, c + 1, c - 1].filter((n) => referenceOpen(maze, c, n));
 
 /** Distances of every cell to `to` (those it reaches), by an unbounded search; kept per walls and target. */
 const distances = new WeakMap<Uint8Array, Map<number, Map<number, number>>>();
@@ -260,6 +261,10 @@ export function wallViolations(maze: ReferenceMaze, cells: readonly Cell[]): num
 
 /** Whether the /verify walk alone with these rules (no plain-walk compatibility) accepts the trace. */
 export function referenceWalkValid(maze: ReferenceMaze, cellSize: number, events: readonly RawEvent[], rules: WalkRules): boolean {
-  const { cells } = verifyWalk(maze, events.map((e) => referencePoint(maze, cellSize, e)), rules);
+  const { cells } = verifyWalk(
+    maze,
+    events.map((e) => referencePoint(maze, cellSize, e)),
+    rules,
+  );
   return cells.length >= 2 && cells.at(-1) === maze.width * maze.height - 1;
 }

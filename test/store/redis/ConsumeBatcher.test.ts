@@ -42,7 +42,9 @@ describe('ConsumeBatcher', () => {
   it('sends the consumes of several shards made in one turn as one call, each with its own verdict', async () => {
     const batcher = new ConsumeBatcher(counted);
     const before = calls;
-    const first = await Promise.all(Array.from({ length: 30 }, (_, i) => batcher.consume(`{s${i % 3}}:fence`, f(i % 3), marker(i % 3, i), 60_000, ISSUED, '')));
+    const first = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => batcher.consume(`{s${i % 3}}:fence`, f(i % 3), marker(i % 3, i), 60_000, ISSUED, '')),
+    );
     expect(calls - before).toBe(1);
     expect(first).toEqual(Array(30).fill('fresh'));
     expect(await redis.exists(...Array.from({ length: 30 }, (_, i) => marker(i % 3, i)))).toBe(30);
@@ -79,7 +81,10 @@ describe('ConsumeBatcher', () => {
     const batcher = new ConsumeBatcher(counted);
     const elsewhere = `f5|0|${'0'.repeat(40)}`;
     await redis.set('{s5}:fence', elsewhere);
-    const replies = await Promise.all([batcher.consume('{s5}:fence', elsewhere, marker(5, 250), 60_000, ISSUED, ''), batcher.consume('{s0}:fence', f(0), marker(0, 251), 60_000, ISSUED, '')]);
+    const replies = await Promise.all([
+      batcher.consume('{s5}:fence', elsewhere, marker(5, 250), 60_000, ISSUED, ''),
+      batcher.consume('{s0}:fence', f(0), marker(0, 251), 60_000, ISSUED, ''),
+    ]);
     expect(replies).toEqual([{ fence: null }, 'fresh']);
     expect(await redis.exists(marker(5, 250))).toBe(0);
   });
@@ -100,7 +105,7 @@ describe('ConsumeBatcher', () => {
     expect(await redis.exists(marker(1, 301), marker(0, 302))).toBe(2);
   });
 
-  it("compares each issue time with the cutoff of the fence it finds: issued before it is used, and nothing is written", async () => {
+  it('compares each issue time with the cutoff of the fence it finds: issued before it is used, and nothing is written', async () => {
     const batcher = new ConsumeBatcher(counted);
     const cutoff = 1_700_000_000_123;
     const fence = `e|${cutoff}|${runId}`;
@@ -151,7 +156,9 @@ describe('ConsumeBatcher', () => {
   it('splits a turn of more than 128 consumes over several calls, every one answered', async () => {
     const batcher = new ConsumeBatcher(counted);
     const before = calls;
-    const replies = await Promise.all(Array.from({ length: 300 }, (_, i) => batcher.consume(`{s${i % 3}}:fence`, f(i % 3), marker(i % 3, 1_000 + i), 60_000, ISSUED, '')));
+    const replies = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => batcher.consume(`{s${i % 3}}:fence`, f(i % 3), marker(i % 3, 1_000 + i), 60_000, ISSUED, '')),
+    );
     expect(calls - before).toBe(3);
     expect(replies.every((r) => r === 'fresh')).toBe(true);
     expect(await redis.pttl(marker(2, 1_299))).toBeGreaterThan(59_000);
@@ -171,7 +178,10 @@ describe('ConsumeBatcher', () => {
     const batcher = new ConsumeBatcher(async () => {
       throw new Error('connection lost');
     });
-    const results = await Promise.allSettled([batcher.consume('{s0}:fence', f(0), marker(0, 5_000), 1_000, ISSUED, ''), batcher.consume('{s1}:fence', f(1), marker(1, 5_001), 1_000, ISSUED, '')]);
+    const results = await Promise.allSettled([
+      batcher.consume('{s0}:fence', f(0), marker(0, 5_000), 1_000, ISSUED, ''),
+      batcher.consume('{s1}:fence', f(1), marker(1, 5_001), 1_000, ISSUED, ''),
+    ]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
   });
 });

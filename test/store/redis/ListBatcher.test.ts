@@ -20,10 +20,12 @@ beforeAll(async () => {
   server = await startRedis();
   redis = new Redis(server.url);
   const defined = defineScripts(redis, { readEachList, appendEachCapped });
-  const counted = (name: keyof typeof calls): ScriptCall => (keys, args) => {
-    calls[name]++;
-    return defined[name](keys, args);
-  };
+  const counted =
+    (name: keyof typeof calls): ScriptCall =>
+    (keys, args) => {
+      calls[name]++;
+      return defined[name](keys, args);
+    };
   scripts = { readEachList: counted('readEachList'), appendEachCapped: counted('appendEachCapped') };
 });
 afterAll(async () => {
@@ -48,7 +50,7 @@ describe('ListBatcher', () => {
     expect(read).toEqual([[[bytes(0, 255, 32, 10), bytes(2, 0)], []], [], [[bytes(1)], [bytes(0, 255, 32, 10), bytes(2, 0)]]]);
   });
 
-  it('keeps each list\'s newest `cap` items and gives it its life from the last append', async () => {
+  it("keeps each list's newest `cap` items and gives it its life from the last append", async () => {
     const lists = new ListBatcher(scripts);
     await Promise.all(Array.from({ length: 10 }, (_, i) => lists.append('l:capped', bytes(i), 3, 30_000)));
     await lists.append('l:other', bytes(9), 1, 90_000);
@@ -69,7 +71,9 @@ describe('ListBatcher', () => {
   });
 
   it('arguments that do not match the keys fail the call and write nothing', async () => {
-    await expect(scripts.appendEachCapped(['l:bad', 'l:bad2'], ['4 1000 ', bytes(1), bytes(2)])).rejects.toThrow(/2 lists, 1 caps and 2 items/);
+    await expect(scripts.appendEachCapped(['l:bad', 'l:bad2'], ['4 1000 ', bytes(1), bytes(2)])).rejects.toThrow(
+      /2 lists, 1 caps and 2 items/,
+    );
     await expect(scripts.appendEachCapped(['l:bad'], ['4 1000 '])).rejects.toThrow(/1 lists, 1 caps and 0 items/);
     expect(await redis.exists('l:bad', 'l:bad2')).toBe(0);
   });

@@ -20,7 +20,10 @@ describe('TurnBatcher', () => {
     const second = await Promise.all([4, 5].map((n) => batcher.add(n)));
     expect(first).toEqual([2, 4, 6]);
     expect(second).toEqual([8, 10]);
-    expect(batches).toEqual([[1, 2, 3], [4, 5]]);
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
   });
 
   it('sends at once when maxBatch items have gathered; every item answered', async () => {

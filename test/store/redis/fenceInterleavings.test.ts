@@ -42,7 +42,13 @@ const item = fc.integer({ min: 0, max: ITEMS.length - 1 });
 const step: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: fc.record({ kind: fc.constant('issue' as const), item }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant('consume' as const), node, item }), weight: 6 },
-  { arbitrary: fc.record({ kind: fc.constant('burst' as const), consumes: fc.array(fc.record({ node, item }), { minLength: 2, maxLength: 6 }) }), weight: 2 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('burst' as const),
+      consumes: fc.array(fc.record({ node, item }), { minLength: 2, maxLength: 6 }),
+    }),
+    weight: 2,
+  },
   { arbitrary: fc.record({ kind: fc.constant('loss' as const), fencesKept: fc.boolean() }), weight: 2 },
   { arbitrary: fc.record({ kind: fc.constant('refuseWrites' as const) }), weight: 3 },
   { arbitrary: fc.record({ kind: fc.constant('allowWrites' as const) }), weight: 3 },
@@ -91,7 +97,14 @@ it('consume, fence re-opening and failures in any order: nothing is consumed fre
         for (const s of steps) {
           switch (s.kind) {
             case 'issue':
-              issues = issues.map((it, i) => (i === s.item ? { key: `${ITEMS[i]}:${Number(it.key.split(':').pop()) + 1}`, life: { issuedAt: Date.now(), expiresAt: Date.now() + 60_000 } } : it));
+              issues = issues.map((it, i) =>
+                i === s.item
+                  ? {
+                      key: `${ITEMS[i]}:${Number(it.key.split(':').pop()) + 1}`,
+                      life: { issuedAt: Date.now(), expiresAt: Date.now() + 60_000 },
+                    }
+                  : it,
+              );
               break;
             case 'consume':
               await consume(s.node, s.item);

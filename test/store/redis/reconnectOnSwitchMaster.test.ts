@@ -55,7 +55,9 @@ async function onPrimary(client: Redis): Promise<boolean> {
   return role?.[0] === 'master' && client.stream.remotePort === primary.port;
 }
 
-it('the primary killed: the client, waiting out a minute between attempts, is on the promoted replica within seconds of the announcement', { timeout: 60_000 }, async () => {
+it('the primary killed: the client, waiting out a minute between attempts, is on the promoted replica within seconds of the announcement', {
+  timeout: 60_000,
+}, async () => {
   await sentinels.settled();
   const client = await followingClient();
   const killed = await sentinels.primary();
@@ -77,7 +79,14 @@ it('a failover with the old primary alive (SENTINEL FAILOVER): the client leaves
   const sentinel = new Redis({ port: sentinelPort, host: '127.0.0.1', lazyConnect: true });
   await sentinel.connect();
   // Refused (INPROG) while the Sentinel still ends the previous test's failover.
-  await until(() => sentinel.call('SENTINEL', 'FAILOVER', SENTINEL_NAME).then(() => true, () => false), 20_000);
+  await until(
+    () =>
+      sentinel.call('SENTINEL', 'FAILOVER', SENTINEL_NAME).then(
+        () => true,
+        () => false,
+      ),
+    20_000,
+  );
   sentinel.disconnect();
   await until(async () => (await sentinels.primary()) !== before, 20_000);
   await until(() => onPrimary(client), 10_000);

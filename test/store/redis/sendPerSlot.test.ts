@@ -16,7 +16,7 @@ describe('sendPerSlot', () => {
     for (const call of calls) expect(new Set(call.map(calculateSlot)).size).toBe(1);
   });
 
-  it("a slot whose call fails fails its own items only", async () => {
+  it('a slot whose call fails fails its own items only', async () => {
     const out = await sendPerSlot(['{down}:1', '{up}:1', '{down}:2'], calculateSlot, async (ofSlot) => {
       if (ofSlot[0]!.startsWith('{down}')) throw new Error('CLUSTERDOWN');
       return ofSlot.map(() => 'ok');
@@ -27,7 +27,9 @@ describe('sendPerSlot', () => {
   });
 
   it('a call answering the wrong number of outcomes fails its items', async () => {
-    const out = await sendPerSlot(['{a}:1', '{b}:1', '{b}:2'], calculateSlot, async (ofSlot) => (ofSlot.length === 2 ? ['only one'] : ['ok']));
+    const out = await sendPerSlot(['{a}:1', '{b}:1', '{b}:2'], calculateSlot, async (ofSlot) =>
+      ofSlot.length === 2 ? ['only one'] : ['ok'],
+    );
     expect(out[0]).toBe('ok');
     expect(out[1]).toBeInstanceOf(Error);
     expect(out[2]).toBeInstanceOf(Error);

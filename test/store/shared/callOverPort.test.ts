@@ -70,7 +70,11 @@ describe('callOverPort and answerOverPort', () => {
          await lists.append('t', new Uint8Array([9]), 60000, 4);
          parentPort.postMessage((await lists.lists(['t']))[0].map((b) => Array.from(b)));
        });`,
-      { eval: true, workerData: { port: port2, module: new URL('../../../dist/store/shared/callOverPort.js', import.meta.url).href }, transferList: [port2] },
+      {
+        eval: true,
+        workerData: { port: port2, module: new URL('../../../dist/store/shared/callOverPort.js', import.meta.url).href },
+        transferList: [port2],
+      },
     );
     const seen = await new Promise((resolve, reject) => {
       worker.once('message', resolve);

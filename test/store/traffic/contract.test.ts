@@ -29,7 +29,14 @@ const kinds: [string, (bounds: TraceBounds) => Promise<TrafficStore>][] = [
       const store = RedisTrafficStore.open(redis.config(), bounds);
       opened.push(store);
       // Connected in the background: ready once a read answers.
-      await until(() => store.traces().then(() => true, () => false), 5_000);
+      await until(
+        () =>
+          store.traces().then(
+            () => true,
+            () => false,
+          ),
+        5_000,
+      );
       return store;
     },
   ],

@@ -49,7 +49,11 @@ export function compareWithPeople(table: ScoringTable, people: PeopleSummary, ro
     if (term === undefined || summary === undefined) return;
     const scale = (v: number) => ((term.transform === 'log' ? Math.log(0.01 + Math.max(0, v)) : v) - term.center) / term.scale;
     const peopleScaled = summary.quantiles.map(scale);
-    const values = rows.map((r) => r[slot]!).filter((v) => Number.isFinite(v)).map(scale).sort((a, b) => a - b);
+    const values = rows
+      .map((r) => r[slot]!)
+      .filter((v) => Number.isFinite(v))
+      .map(scale)
+      .sort((a, b) => a - b);
     const traffic = QUANTILE_LEVELS.map((p) => quantileOf(values, p));
     const low = quantileOf(peopleScaled, FEW_PEOPLE_LOW);
     const high = quantileOf(peopleScaled, FEW_PEOPLE_HIGH);

@@ -47,22 +47,36 @@ const logit = (p: number) => Math.log(p / (1 - p));
  * than MIN_FIT_TRACES usable traces, when no threshold holds the families at their shipped rates,
  * or when the bounded corridor-geometry terms could then reject a person alone.
  */
-export function fitSiteTable(shipped: ScoringTable, traffic: readonly ArrayLike<number>[], bots: ReadonlyMap<string, readonly Float64Array[]>): SiteFit {
+export function fitSiteTable(
+  shipped: ScoringTable,
+  traffic: readonly ArrayLike<number>[],
+  bots: ReadonlyMap<string, readonly Float64Array[]>,
+): SiteFit {
   const recipe = siteRecipe(shipped.types.mouse);
   const slots = recipe.features.map(([feature]) => FEATURE_NAMES.indexOf(feature));
   const people = traffic.map((row) => Float64Array.from(row)).filter((row) => slots.every((slot) => Number.isFinite(row[slot])));
   if (people.length < MIN_FIT_TRACES) {
-    throw new FitRefused(`a site fit needs at least ${MIN_FIT_TRACES} accepted pointer traces with every weighed feature; the sample has ${people.length}`);
+    throw new FitRefused(
+      `a site fit needs at least ${MIN_FIT_TRACES} accepted pointer traces with every weighed feature; the sample has ${people.length}`,
+    );
   }
   // A sampled trace does not say whose it is: each is a group of its own.
   const rows = [
     ...people.map((values, i) => ({ values, human: true, group: `trace ${i}` })),
     ...[...bots].flatMap(([family, xs]) => xs.map((values) => ({ values, human: false, group: family }))),
   ];
-  const weights = groupWeights(rows, (r) => r.human, (r) => r.group);
+  const weights = groupWeights(
+    rows,
+    (r) => r.human,
+    (r) => r.group,
+  );
   const data: Labelled[] = rows.map((r, i) => ({ values: r.values, human: r.human, weight: weights[i]! }));
   const pointer = fitTable(data, recipe);
-  const draft: ScoringTable = { ...shipped, version: `${shipped.version}-site`, types: { ...shipped.types, mouse: pointer, touch: pointer, pen: pointer } };
+  const draft: ScoringTable = {
+    ...shipped,
+    version: `${shipped.version}-site`,
+    types: { ...shipped.types, mouse: pointer, touch: pointer, pen: pointer },
+  };
 
   const before = acceptance(shipped, shipped.threshold, people, bots);
   const sampleScores = people.map((row) => pointerScore(draft, row));
@@ -72,13 +86,18 @@ export function fitSiteTable(shipped: ScoringTable, traffic: readonly ArrayLike<
   const holdsFamilies = (t: number) => [...familyScores].every(([family, scores]) => share(scores, t) <= before.families[family]!.accepted);
   let threshold = forPeople;
   while (!holdsFamilies(threshold) && threshold < 0.99) threshold = Math.round(threshold * 100 + 1) / 100;
-  if (!holdsFamilies(threshold)) throw new FitRefused('no threshold of the fitted table accepts every bot family at most as often as the shipped table does');
+  if (!holdsFamilies(threshold))
+    throw new FitRefused('no threshold of the fitted table accepts every bot family at most as often as the shipped table does');
   if (pointer.boundedFloor !== undefined && pointer.bias - pointer.boundedFloor <= logit(threshold)) {
     throw new FitRefused(
       `the fitted bias ${pointer.bias} less the corridor-geometry floor ${pointer.boundedFloor} does not clear the threshold ${threshold}: geometry alone could reject a person`,
     );
   }
-  const table: ScoringTable = { ...draft, threshold, types: { ...draft.types, keyboard: shifted(shipped.types.keyboard, logit(threshold) - logit(shipped.threshold)) } };
+  const table: ScoringTable = {
+    ...draft,
+    threshold,
+    types: { ...draft.types, keyboard: shifted(shipped.types.keyboard, logit(threshold) - logit(shipped.threshold)) },
+  };
   return { table, before, after: acceptance(table, threshold, people, bots), unusable: traffic.length - people.length };
 }
 
@@ -87,7 +106,15 @@ function shifted(model: InputTable, by: number): InputTable {
   return { ...model, bias: model.bias + by };
 }
 
-function acceptance(table: ScoringTable, threshold: number, people: readonly Float64Array[], bots: ReadonlyMap<string, readonly Float64Array[]>): Acceptance {
-  const count = (rows: readonly Float64Array[]) => ({ accepted: rows.filter((row) => pointerScore(table, row) >= threshold).length, n: rows.length });
+function acceptance(
+  table: ScoringTable,
+  threshold: number,
+  people: readonly Float64Array[],
+  bots: ReadonlyMap<string, readonly Float64Array[]>,
+): Acceptance {
+  const count = (rows: readonly Float64Array[]) => ({
+    accepted: rows.filter((row) => pointerScore(table, row) >= threshold).length,
+    n: rows.length,
+  });
   return { threshold, sample: count(people), families: Object.fromEntries([...bots].map(([family, rows]) => [family, count(rows)])) };
 }

@@ -74,9 +74,20 @@ export function fitTable(data: readonly Labelled[], opts: FitOptions = {}): Inpu
   const floor = bounded.size > 0 ? opts.boundedFloor : undefined;
   if (bounded.size > 0 && floor === undefined) throw new Error('bounded features need a boundedFloor');
   const linear: ScoringTerm[] = features.map(([feature, transform]) => {
-    const xs = data.filter((d) => d.human).map((d) => tf(transform, d.values[slot(feature)]!)).sort((a, b) => a - b);
+    const xs = data
+      .filter((d) => d.human)
+      .map((d) => tf(transform, d.values[slot(feature)]!))
+      .sort((a, b) => a - b);
     const iqr = quantile(xs, 0.75) - quantile(xs, 0.25);
-    return { feature, transform, center: quantile(xs, 0.5), scale: Math.max(iqr / 1.349, 1e-3), weight: 0, ...(onlyLowers ? { onlyLowers: true } : {}), ...(bounded.has(feature) ? { bounded: true } : {}) };
+    return {
+      feature,
+      transform,
+      center: quantile(xs, 0.5),
+      scale: Math.max(iqr / 1.349, 1e-3),
+      weight: 0,
+      ...(onlyLowers ? { onlyLowers: true } : {}),
+      ...(bounded.has(feature) ? { bounded: true } : {}),
+    };
   });
   const terms: ScoringTerm[] = [...linear, ...linear.map(({ onlyLowers: _, ...t }) => ({ ...t, fold: true }))];
   const hinged = terms.map((t) => t.onlyLowers === true);
@@ -90,12 +101,14 @@ export function fitTable(data: readonly Labelled[], opts: FitOptions = {}): Inpu
   const w = new Float64Array(terms.length);
   let bias = 0;
   // Adam on the weighted log-loss.
-  const m = new Float64Array(terms.length + 1), v = new Float64Array(terms.length + 1);
+  const m = new Float64Array(terms.length + 1),
+    v = new Float64Array(terms.length + 1);
   const total = data.reduce((s, d) => s + d.weight, 0);
   for (let it = 1; it <= iterations; it++) {
     const g = new Float64Array(terms.length + 1);
     data.forEach((d, i) => {
-      let free = bias, held = 0;
+      let free = bias,
+        held = 0;
       const zi = z[i]!;
       for (let k = 0; k < terms.length; k++) {
         const part = w[k]! * zi[k]!;
@@ -124,7 +137,9 @@ export function fitTable(data: readonly Labelled[], opts: FitOptions = {}): Inpu
   const round = (x: number) => Number(x.toPrecision(5));
   return {
     bias: round(bias),
-    terms: terms.map((t, k) => ({ ...t, center: round(t.center), scale: round(t.scale), weight: round(w[k]!) })).filter((t) => !t.fold || t.weight !== 0),
+    terms: terms
+      .map((t, k) => ({ ...t, center: round(t.center), scale: round(t.scale), weight: round(w[k]!) }))
+      .filter((t) => !t.fold || t.weight !== 0),
     ...(floor !== undefined ? { boundedFloor: floor } : {}),
     ...(opts.gates !== undefined && opts.gates.length > 0 ? { gates: opts.gates.map((g) => ({ ...g })) } : {}),
   };

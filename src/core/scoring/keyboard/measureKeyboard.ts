@@ -58,11 +58,16 @@ const TAP_HOLD_MS = 1000;
  */
 export function measureKeyboard(maze: Maze, strokes: readonly Keystroke[]): Float64Array {
   const presses = strokes.filter((s) => !s.repeat);
-  const decision: number[] = [], straight: number[] = [], choice: number[] = [], bend: number[] = [];
-  const loads: number[] = [], logGaps: number[] = [];
+  const decision: number[] = [],
+    straight: number[] = [],
+    choice: number[] = [],
+    bend: number[] = [];
+  const loads: number[] = [],
+    logGaps: number[] = [];
   let heading: { dx: number; dy: number } | undefined;
   strokes.forEach((s, i) => {
-    const dx = s.to.x - s.from.x, dy = s.to.y - s.from.y;
+    const dx = s.to.x - s.from.x,
+      dy = s.to.y - s.from.y;
     if (dx === 0 && dy === 0) return;
     const previous = heading;
     heading = { dx, dy };

@@ -22,9 +22,12 @@ export function defineScripts<T extends Record<string, LuaScript>>(redis: RedisC
     const { numberOfKeys, replyAsBuffers, ...definition } = scripts[name]!;
     redis.defineCommand(command, numberOfKeys === undefined ? definition : { ...definition, numberOfKeys });
     // ioredis defines each command twice: replies as text, and `<command>Buffer` with raw bytes.
-    const run = (redis as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[replyAsBuffers === true ? `${command}Buffer` : command]!;
+    const run = (redis as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[
+      replyAsBuffers === true ? `${command}Buffer` : command
+    ]!;
     // ioredis flattens nested arrays itself: no spread of every key and argument into the call.
-    calls[name] = numberOfKeys === undefined ? (keys, args) => run.call(redis, keys.length, keys, args) : (keys, args) => run.call(redis, keys, args);
+    calls[name] =
+      numberOfKeys === undefined ? (keys, args) => run.call(redis, keys.length, keys, args) : (keys, args) => run.call(redis, keys, args);
   }
   return calls;
 }

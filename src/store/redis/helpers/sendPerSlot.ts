@@ -28,7 +28,10 @@ export async function sendPerSlot<Item, Reply>(
   await Promise.all(
     Array.from(bySlot.values(), async (positions) => {
       const answered = await send(positions.map((i) => items[i]!)).then(
-        (replies) => (replies.length === positions.length ? replies : positions.map(() => new Error(`${positions.length} items answered with ${replies.length} outcomes`))),
+        (replies) =>
+          replies.length === positions.length
+            ? replies
+            : positions.map(() => new Error(`${positions.length} items answered with ${replies.length} outcomes`)),
         (e: unknown) => positions.map(() => (e instanceof Error ? e : new Error(String(e)))),
       );
       positions.forEach((at, j) => (outcomes[at] = answered[j]!));

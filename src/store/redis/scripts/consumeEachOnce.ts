@@ -77,7 +77,9 @@ return out
  * an issue time not at or after the cutoff, NaN or unreadable included, is refused as used), texts as their length in bytes then
  * their bytes, each followed by a space. A length, not a separator, delimits a text: a tag may hold any character.
  */
-export function encodeConsumes(groups: readonly { fence: string; consumes: readonly { ttlMs: number; issuedAt: number; tag: string }[] }[]): string {
+export function encodeConsumes(
+  groups: readonly { fence: string; consumes: readonly { ttlMs: number; issuedAt: number; tag: string }[] }[],
+): string {
   let text = '';
   for (const { fence, consumes } of groups) {
     text += `${consumes.length} ${textField(fence)}`;

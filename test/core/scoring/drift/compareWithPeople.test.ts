@@ -28,7 +28,10 @@ describe('the shipped calibration people', () => {
     for (const name of FEATURE_NAMES) {
       const q = people.features[name]!.quantiles;
       expect(q).toHaveLength(QUANTILE_LEVELS.length);
-      expect(q.every((v, i) => i === 0 || v >= q[i - 1]!), name).toBe(true);
+      expect(
+        q.every((v, i) => i === 0 || v >= q[i - 1]!),
+        name,
+      ).toBe(true);
     }
   });
 });

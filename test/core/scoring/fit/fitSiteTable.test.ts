@@ -44,7 +44,10 @@ describe.skipIf(!hasHumans)('fitSiteTable on the accepted traffic of held-out pe
   it('accepts no shipped bot family more often than v3 does', () => {
     expect(Object.keys(fit.after.families)).toEqual([...bots.keys()]);
     for (const [family, after] of Object.entries(fit.after.families)) {
-      expect({ family, accepted: after.accepted }).toEqual({ family, accepted: Math.min(after.accepted, fit.before.families[family]!.accepted) });
+      expect({ family, accepted: after.accepted }).toEqual({
+        family,
+        accepted: Math.min(after.accepted, fit.before.families[family]!.accepted),
+      });
     }
   });
 
@@ -63,7 +66,9 @@ describe.skipIf(!hasHumans)('fitSiteTable on the accepted traffic of held-out pe
     // The smoothness gate as shipped: the sample passed it, so a bound read from it would rise.
     expect(v3.types.mouse.gates?.length).toBeGreaterThan(0);
     expect(model.gates).toEqual(v3.types.mouse.gates);
-    expect(new Set(model.terms.filter((t) => t.bounded).map((t) => t.feature))).toEqual(new Set(v3.types.mouse.terms.filter((t) => t.bounded).map((t) => t.feature)));
+    expect(new Set(model.terms.filter((t) => t.bounded).map((t) => t.feature))).toEqual(
+      new Set(v3.types.mouse.terms.filter((t) => t.bounded).map((t) => t.feature)),
+    );
     expect(model.terms.filter((t) => !t.fold).every((t) => t.onlyLowers)).toBe(true);
     // Traces at the sample's median on every weighed feature but corridor geometry, which sits
     // far out on one side or the other: the bounded terms lower the score, never past their

@@ -11,7 +11,11 @@ describe('groupWeights', () => {
     { who: 'linear', human: false },
     { who: 'ann', human: true },
   ];
-  const weights = groupWeights(items, (x) => x.human, (x) => x.who);
+  const weights = groupWeights(
+    items,
+    (x) => x.human,
+    (x) => x.who,
+  );
 
   it('gives each class 1 in all and each group within a class an equal share, in the order given', () => {
     // People: ann (3 traces) and bob (1) weigh 1/2 each; bots: linear (2) and a family also named ann (1).
@@ -22,6 +26,12 @@ describe('groupWeights', () => {
   });
 
   it('makes each item a group of its own when the group is its index', () => {
-    expect(groupWeights(['a', 'b', 'c', 'd'], () => true, (_, i) => String(i))).toEqual([0.25, 0.25, 0.25, 0.25]);
+    expect(
+      groupWeights(
+        ['a', 'b', 'c', 'd'],
+        () => true,
+        (_, i) => String(i),
+      ),
+    ).toEqual([0.25, 0.25, 0.25, 0.25]);
   });
 });

@@ -13,7 +13,12 @@ beforeAll(async () => {
   // A maze whose solution has straight runs, turns and junctions.
   for (let seed = 1; ; seed++) {
     maze = kernel.generateMaze({ seed, width: 8, height: 8, difficulty: 0.3 });
-    const f = measure(solve(() => 200, () => 90));
+    const f = measure(
+      solve(
+        () => 200,
+        () => 90,
+      ),
+    );
     if (!Number.isNaN(f.keyboard_decision_contrast) && !Number.isNaN(f.keyboard_choice_contrast)) break;
   }
 });
@@ -68,7 +73,12 @@ describe('readKeystrokes', () => {
 
 describe('measureKeyboard', () => {
   it('sees a person-like solve: pauses where the maze asks for a decision, ~90 ms holds, every key released', () => {
-    const f = measure(solve((i, turns, junction) => 180 + (turns ? 250 : 0) + (junction ? 300 : 0) + (i % 3) * 10, (i) => 80 + (i % 4) * 10));
+    const f = measure(
+      solve(
+        (i, turns, junction) => 180 + (turns ? 250 : 0) + (junction ? 300 : 0) + (i % 3) * 10,
+        (i) => 80 + (i % 4) * 10,
+      ),
+    );
     expect(f.keyboard_keyup_fraction).toBe(1);
     expect(f.keyboard_hold_median).toBeCloseTo(0.095, 2);
     expect(f.keyboard_hold_spread).toBeGreaterThan(0);
@@ -79,7 +89,12 @@ describe('measureKeyboard', () => {
   });
 
   it('puts gaps blind to the maze at no contrast: a fixed rhythm ties everything at 0.5 and has no spread', () => {
-    const f = measure(solve(() => 150, () => 60));
+    const f = measure(
+      solve(
+        () => 150,
+        () => 60,
+      ),
+    );
     expect(f.keyboard_decision_contrast).toBe(0.5);
     expect(f.keyboard_choice_contrast).toBe(0.5);
     expect(f.keyboard_gap_spread).toBe(0);
@@ -88,7 +103,12 @@ describe('measureKeyboard', () => {
   });
 
   it('reads a solve without keyups as held keys: no keyups, and too few presses for the contrasts', () => {
-    const f = measure(solve(() => 200, () => null));
+    const f = measure(
+      solve(
+        () => 200,
+        () => null,
+      ),
+    );
     expect(f.keyboard_keyup_fraction).toBe(0);
     expect(f.keyboard_hold_median).toBeNaN();
   });
@@ -101,7 +121,13 @@ describe('measureKeyboard', () => {
       { x: Number.NaN, y: 0.1, t: 0, type: 'keydown', key: 'ArrowLeft' },
       { x: 0.2, y: 0.2, t: 1e12, type: 'keydown' },
       { x: 0.2, y: 0.2, t: 1e12, type: 'keyup' },
-      ...Array.from({ length: 50 }, (_, i) => ({ x: (i % 8) / 8, y: 0.1, t: i % 3 === 0 ? 0 : i * 10, type: i % 2 ? 'keydown' : 'keyup', key: 'ArrowRight' })),
+      ...Array.from({ length: 50 }, (_, i) => ({
+        x: (i % 8) / 8,
+        y: 0.1,
+        t: i % 3 === 0 ? 0 : i * 10,
+        type: i % 2 ? 'keydown' : 'keyup',
+        key: 'ArrowRight',
+      })),
     ];
     const values = measureKeyboard(maze, readKeystrokes(maze, odd));
     expect(values).toHaveLength(KEYBOARD_FEATURE_NAMES.length);
@@ -134,7 +160,9 @@ function withDetours(): Cell[] {
   const out: Cell[] = [sol[0]!];
   for (let i = 1; i < sol.length; i++) {
     const here = sol[i - 1]!;
-    const side = openNeighbours(maze, here).find((n) => !(n.x === sol[i]!.x && n.y === sol[i]!.y) && !(i > 1 && n.x === sol[i - 2]!.x && n.y === sol[i - 2]!.y));
+    const side = openNeighbours(maze, here).find(
+      (n) => !(n.x === sol[i]!.x && n.y === sol[i]!.y) && !(i > 1 && n.x === sol[i - 2]!.x && n.y === sol[i - 2]!.y),
+    );
     if (side !== undefined) out.push(side, here);
     out.push(sol[i]!);
   }
@@ -167,19 +195,48 @@ describe('measureKeyboard: what exploring, scanning and listening leave in the g
 
   it('finds the share of the gaps that is the key: near 1 for a delay per key, near 0 for the same gaps by the maze', () => {
     const byKey = { ArrowUp: 700, ArrowDown: 1400, ArrowLeft: 2100, ArrowRight: 2800 } as Record<string, number>;
-    const keyed = measure(solve((i) => byKey[keyBetween(maze.solution[i - 1]!, maze.solution[i]!)]! + (i % 3) * 20, () => 300));
+    const keyed = measure(
+      solve(
+        (i) => byKey[keyBetween(maze.solution[i - 1]!, maze.solution[i]!)]! + (i % 3) * 20,
+        () => 300,
+      ),
+    );
     expect(keyed.keyboard_key_gap_share).toBeGreaterThan(0.9);
-    const blind = measure(solve((i) => [700, 2800, 1400, 2100][(i * 5) % 4]!, () => 300));
+    const blind = measure(
+      solve(
+        (i) => [700, 2800, 1400, 2100][(i * 5) % 4]!,
+        () => 300,
+      ),
+    );
     expect(blind.keyboard_key_gap_share).toBeLessThan(0.5);
   });
 
   it('sees gap structure of any kind, little in gaps blind to the maze, and none in a fixed rhythm', () => {
-    const fork = measure(solve((i, turns, junction) => 180 + (turns ? 250 : 0) + (junction ? 300 : 0) + (i % 3) * 10, () => 90));
+    const fork = measure(
+      solve(
+        (i, turns, junction) => 180 + (turns ? 250 : 0) + (junction ? 300 : 0) + (i % 3) * 10,
+        () => 90,
+      ),
+    );
     expect(fork.keyboard_gap_structure).toBeGreaterThan(3);
     // The same gaps in another order follow nothing.
     const gaps = maze.solution.map((_, i) => 180 + (i % 3) * 250 + (i % 2) * 300);
-    expect(measure(solve((i) => gaps[(i * 5) % gaps.length]!, () => 90)).keyboard_gap_structure).toBeLessThan(2);
+    expect(
+      measure(
+        solve(
+          (i) => gaps[(i * 5) % gaps.length]!,
+          () => 90,
+        ),
+      ).keyboard_gap_structure,
+    ).toBeLessThan(2);
     // A fixed rhythm has nothing to explain: as far from a person as can be.
-    expect(measure(solve(() => 150, () => 60)).keyboard_gap_structure).toBe(-Infinity);
+    expect(
+      measure(
+        solve(
+          () => 150,
+          () => 60,
+        ),
+      ).keyboard_gap_structure,
+    ).toBe(-Infinity);
   });
 });

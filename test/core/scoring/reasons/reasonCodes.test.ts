@@ -48,24 +48,41 @@ describe('explainScore', () => {
   it('names the strongest pulls first, each code once, at most three, never a term that pushed up', () => {
     const terms = Float64Array.from([-0.5, -3, -1, 2, -0.2]);
     expect(explainScore(model, { terms, probe: 0, duplicate: false })).toEqual(['timing_too_regular', 'speed_too_constant', 'no_tremor']);
-    expect(explainScore(model, { terms: Float64Array.from([1, 1, -0.1, 1, 1]), probe: 0, duplicate: false })).toEqual(['speed_too_constant']);
+    expect(explainScore(model, { terms: Float64Array.from([1, 1, -0.1, 1, 1]), probe: 0, duplicate: false })).toEqual([
+      'speed_too_constant',
+    ]);
   });
 
   it('puts a duplicate first and weighs the probe penalty like a term', () => {
     const terms = Float64Array.from([-0.5, 0, -1, 0, 0]);
-    expect(explainScore(model, { terms, probe: -4, duplicate: true })).toEqual(['duplicate_trace', 'probe_reaction_too_fast', 'speed_too_constant']);
+    expect(explainScore(model, { terms, probe: -4, duplicate: true })).toEqual([
+      'duplicate_trace',
+      'probe_reaction_too_fast',
+      'speed_too_constant',
+    ]);
     expect(explainScore(model, { terms, probe: -4, duplicate: false })).toHaveLength(MAX_REASONS);
   });
 
   it('puts a tripped gate after a duplicate and before every pull, its code once', () => {
     const terms = Float64Array.from([-0.5, -3, -1, 0, 0]);
-    expect(explainScore(model, { terms, probe: 0, duplicate: false, gate: 'keyboard_keyup_fraction' })).toEqual(['keyboard_keyups_missing', 'timing_too_regular', 'speed_too_constant']);
-    expect(explainScore(model, { terms, probe: 0, duplicate: true, gate: 'interval_cv' })).toEqual(['duplicate_trace', 'timing_too_regular', 'speed_too_constant']);
+    expect(explainScore(model, { terms, probe: 0, duplicate: false, gate: 'keyboard_keyup_fraction' })).toEqual([
+      'keyboard_keyups_missing',
+      'timing_too_regular',
+      'speed_too_constant',
+    ]);
+    expect(explainScore(model, { terms, probe: 0, duplicate: true, gate: 'interval_cv' })).toEqual([
+      'duplicate_trace',
+      'timing_too_regular',
+      'speed_too_constant',
+    ]);
   });
 
   it('names what a stable sort of the pulls names, ties and shared codes included', () => {
     // Two terms share a code here, and parts repeat, so ties and repeats are both met.
-    const shared: InputTable = { bias: 0, terms: [...model.terms, { feature: 'interval_cv', transform: 'identity', center: 0, scale: 1, weight: 1 }] };
+    const shared: InputTable = {
+      bias: 0,
+      terms: [...model.terms, { feature: 'interval_cv', transform: 'identity', center: 0, scale: 1, weight: 1 }],
+    };
     const bySort = (terms: Float64Array, probe: number, duplicate: boolean) => {
       const pulls = shared.terms.map((term, i) => ({ code: REASON_OF_FEATURE[term.feature], by: terms[i]! }));
       pulls.push({ code: 'probe_reaction_too_fast', by: probe });

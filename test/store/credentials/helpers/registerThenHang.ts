@@ -20,5 +20,7 @@ const opened = await createRegistrationOptions(deps, { siteKey: 'site-a', stable
 if (!opened.ok) throw new Error(opened.code);
 const done = await verifyRegistration(deps, { sessionId: opened.session_id, response: auth.register(opened.options) });
 if (!done.ok) throw new Error(done.code);
-process.stdout.write(`${JSON.stringify({ credentialId: done.credential_id, privateKey: auth.privateKey.export({ format: 'pem', type: 'pkcs8' }) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ credentialId: done.credential_id, privateKey: auth.privateKey.export({ format: 'pem', type: 'pkcs8' }) })}\n`,
+);
 setInterval(() => {}, 60_000);

@@ -44,7 +44,9 @@ function centred(m: Moments, i: number, j: number): number {
  */
 export function fitF(m: Moments, cols: readonly number[], min: number): number {
   const kept = cols.filter((j) => centred(m, j, j) > 1e-9 * (1 + Math.abs(m.products[j * m.width + j]!)));
-  const p = kept.length, n = m.n, y = m.width - 1;
+  const p = kept.length,
+    n = m.n,
+    y = m.width - 1;
   if (p === 0 || n < p + 1 + min) return NaN;
   const total = centred(m, y, y);
   if (total <= 0) return 0;
@@ -67,7 +69,8 @@ export function fitZ(m: Moments, cols: readonly number[], min: number): number {
   if (!Number.isFinite(f)) return f;
   if (f === 0) return -Infinity;
   const p = cols.filter((j) => centred(m, j, j) > 1e-9 * (1 + Math.abs(m.products[j * m.width + j]!))).length;
-  const a = 2 / (9 * p), b = 2 / (9 * (m.n - p - 1));
+  const a = 2 / (9 * p),
+    b = 2 / (9 * (m.n - p - 1));
   const c = Math.cbrt(f);
   return ((1 - b) * c - (1 - a)) / Math.sqrt(a + b * c * c);
 }

@@ -15,10 +15,12 @@ export function dispersion(xs: readonly number[], min: number): number {
   if (xs.length < min) return NaN;
   const s = Float64Array.from(xs).sort();
   const at = (p: number) => {
-    const i = (s.length - 1) * p, lo = Math.floor(i);
+    const i = (s.length - 1) * p,
+      lo = Math.floor(i);
     return s[lo]! + (s[Math.min(lo + 1, s.length - 1)]! - s[lo]!) * (i - lo);
   };
-  const q1 = at(0.25), q3 = at(0.75);
+  const q1 = at(0.25),
+    q3 = at(0.75);
   return q1 + q3 > 0 ? (q3 - q1) / (q3 + q1) : NaN;
 }
 
@@ -52,10 +54,14 @@ export function correlation(xs: readonly number[], ys: readonly number[], min: n
   const n = xs.length;
   if (n < min) return NaN;
   if (ys.every((y) => y === ys[0])) return xs.every((x) => x === xs[0]) ? NaN : 0;
-  const mx = xs.reduce((a, b) => a + b, 0) / n, my = ys.reduce((a, b) => a + b, 0) / n;
-  let sxy = 0, sxx = 0, syy = 0;
+  const mx = xs.reduce((a, b) => a + b, 0) / n,
+    my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxy = 0,
+    sxx = 0,
+    syy = 0;
   for (let i = 0; i < n; i++) {
-    const dx = xs[i]! - mx, dy = ys[i]! - my;
+    const dx = xs[i]! - mx,
+      dy = ys[i]! - my;
     sxy += dx * dy;
     sxx += dx * dx;
     syy += dy * dy;
@@ -74,7 +80,8 @@ export function groupShare(groups: readonly (readonly number[])[], min: number):
   const n = kept.reduce((s, g) => s + g.length, 0);
   if (kept.length < 2 || n < kept.length + min) return NaN;
   const mean = kept.reduce((s, g) => s + g.reduce((a, b) => a + b, 0), 0) / n;
-  let total = 0, within = 0;
+  let total = 0,
+    within = 0;
   for (const g of kept) {
     const m = g.reduce((a, b) => a + b, 0) / g.length;
     for (const v of g) {

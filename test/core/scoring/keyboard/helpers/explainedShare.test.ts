@@ -21,7 +21,12 @@ describe('fitF and fitZ over momentsOf', () => {
     const rng = new Rng(5);
     const rows = Array.from({ length: 60 }, () => [rng.int(0, 1), rng.int(0, 1), rng.uniform(20, 40)]);
     let blind = 0;
-    for (let k = 0; k < 200; k++) blind += explainedShareF(rows, rows.map(() => rng.gauss()), 2);
+    for (let k = 0; k < 200; k++)
+      blind += explainedShareF(
+        rows,
+        rows.map(() => rng.gauss()),
+        2,
+      );
     expect(blind / 200).toBeGreaterThan(0.8);
     expect(blind / 200).toBeLessThan(1.3);
     const following = rows.map((r) => r[0]! + 0.05 * r[2]! + 0.3 * rng.gauss());
@@ -29,11 +34,23 @@ describe('fitF and fitZ over momentsOf', () => {
   });
 
   it('drops constant covariates, splits collinear ones, and says NaN or 0 when there is nothing to fit', () => {
-    const rows = [[1, 0, 0], [1, 1, 1], [1, 2, 2], [1, 3, 3], [1, 4, 4]];
+    const rows = [
+      [1, 0, 0],
+      [1, 1, 1],
+      [1, 2, 2],
+      [1, 3, 3],
+      [1, 4, 4],
+    ];
     const ys = [0, 2, 4, 6, 8.5];
     expect(Number.isFinite(explainedShareF(rows, ys, 1))).toBe(true);
     expect(explainedShareF(rows, [1, 1, 1, 1, 1], 1)).toBe(0);
-    expect(explainedShareF(rows.map(() => [7]), ys, 1)).toBeNaN();
+    expect(
+      explainedShareF(
+        rows.map(() => [7]),
+        ys,
+        1,
+      ),
+    ).toBeNaN();
     expect(explainedShareF(rows.slice(0, 3), ys.slice(0, 3), 2)).toBeNaN();
     expect(explainedShareF([], [], 2)).toBeNaN();
   });
@@ -42,7 +59,13 @@ describe('fitF and fitZ over momentsOf', () => {
     const rng = new Rng(9);
     for (const n of [12, 40, 150]) {
       const rows = Array.from({ length: n }, () => [rng.int(0, 1), rng.int(0, 1), rng.uniform(20, 40)]);
-      const zs = Array.from({ length: 400 }, () => explainedShareZ(rows, rows.map(() => rng.gauss()), 2));
+      const zs = Array.from({ length: 400 }, () =>
+        explainedShareZ(
+          rows,
+          rows.map(() => rng.gauss()),
+          2,
+        ),
+      );
       const mean = zs.reduce((a, b) => a + b, 0) / zs.length;
       const sd = Math.sqrt(zs.reduce((a, b) => a + (b - mean) ** 2, 0) / zs.length);
       expect(Math.abs(mean)).toBeLessThan(0.2);
@@ -58,7 +81,21 @@ describe('fitF and fitZ over momentsOf', () => {
     const rows = Array.from({ length: 50 }, () => [rng.int(0, 1), rng.uniform(0, 1), rng.int(0, 3)]);
     const ys = rows.map((r) => r[1]! * 2 + rng.gauss());
     const m = momentsOf(rows, ys);
-    expect(fitF(m, [1, 2], 2)).toBeCloseTo(explainedShareF(rows.map((r) => [r[1]!, r[2]!]), ys, 2), 9);
-    expect(fitZ(m, [0], 2)).toBeCloseTo(explainedShareZ(rows.map((r) => [r[0]!]), ys, 2), 9);
+    expect(fitF(m, [1, 2], 2)).toBeCloseTo(
+      explainedShareF(
+        rows.map((r) => [r[1]!, r[2]!]),
+        ys,
+        2,
+      ),
+      9,
+    );
+    expect(fitZ(m, [0], 2)).toBeCloseTo(
+      explainedShareZ(
+        rows.map((r) => [r[0]!]),
+        ys,
+        2,
+      ),
+      9,
+    );
   });
 });
