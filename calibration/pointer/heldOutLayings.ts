@@ -3,14 +3,19 @@
 // deployed widget's 33 ms throttle: acceptance per user and per study, and why /verify refused
 // the traces it refused, person by person (path replay, a scoring gate, or the score). `-- --all` measures the
 // fitted layings too, on the same people, for comparison; `-- --data FILE` reads the human data
-// from FILE instead of ../shared/data/human-dev.jsonl.
+// from FILE instead of ../shared/data/human-dev.jsonl. `-- --shifts` adds, per laying, how far the
+// throttle moves each weighed feature of the same movements (captureShift.ts), and for each trace
+// the score refused at the throttle, its most negative terms there and with every point.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultTable } from '../../src/core/scoring/ScoringTable.js';
+import { termContributions } from '../../src/core/scoring/scoreFeatures.js';
 import { HELD_OUT_LAYINGS, LAYINGS } from '../people/layings/index.js';
 import { worstDetour } from '../people/steps.js';
 import { CAPTURES, openKernel } from '../samples.js';
 import { pct, wilson } from '../stats.js';
+import { captureShifts } from './captureShift.js';
+import { featureValues } from './fitCalibration.js';
 import { acceptedByScorer, acceptedEndToEnd, humanRates, layPeople, scoreAll, splitTraces, type Scored } from './evaluate.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -44,9 +49,28 @@ const refusal = (s: Scored) =>
       : `score (${s.reasons[0] ?? 'none'})`;
 
 const CAPTURE_NAMES = { native: 'every point', throttle33: '33 ms throttle' } as const;
+const shifts = process.argv.includes('--shifts');
+const model = table.types.mouse;
 for (const laying of layings) {
   const people = layPeople(kernel, heldOut, SEED + 10 * every.indexOf(laying), laying);
   console.log(`\n${laying.name}${HELD_OUT_LAYINGS.includes(laying) ? ' (held out: never fitted)' : ' (fitted)'}: ${laying.description}`);
+  const values = shifts ? featureValues(kernel, [...people.native, ...people.throttle33]) : undefined;
+  if (values) {
+    console.log(
+      "  what the 33 ms throttle moves (throttled - every point, in the table's scaled units): median over traces, over users; KS",
+    );
+    const rows = (c: 'native' | 'throttle33') => people[c].map((s) => values.get(s)!);
+    for (const x of captureShifts(
+      model,
+      rows('native'),
+      rows('throttle33'),
+      people.native.map((s) => s.user),
+    )) {
+      console.log(
+        `    ${x.feature.padEnd(24)} ${x.median.toFixed(2).padStart(6)} ${x.byUser.toFixed(2).padStart(6)}   KS ${x.ks.toFixed(2)}`,
+      );
+    }
+  }
   for (const c of CAPTURES) {
     const scored = await scoreAll(kernel, table, people[c], t);
     const rates = humanRates(scored, t);
@@ -70,5 +94,21 @@ for (const laying of layings) {
       if (!acceptedEndToEnd(s, t)) why.set(key, (why.get(key) ?? 0) + 1);
     }
     for (const [reason, n] of [...why].sort((a, b) => b[1] - a[1])) console.log(`    refused: ${String(n).padStart(4)}  ${reason}`);
+    if (!values || c !== 'throttle33') continue;
+    console.log(
+      "    the score's refusals at the throttle, their four most negative terms (| folded): part of the logit there (with every point)",
+    );
+    scored.forEach((s, i) => {
+      if (!s.replays || acceptedEndToEnd(s, t)) return;
+      const there = termContributions(model, { kernel: values.get(s.sample)! });
+      const native = termContributions(model, { kernel: values.get(people.native[i]!)! });
+      const worst = model.terms
+        .map((term, j) => ({ term, j }))
+        .sort((a, b) => there[a.j]! - there[b.j]!)
+        .slice(0, 4);
+      console.log(
+        `      ${s.sample.user} #${i} ${s.gate ? `gate ${s.gate}; ` : ''}${worst.map(({ term, j }) => `${term.feature}${term.fold ? '|' : ''} ${there[j]!.toFixed(2)} (${native[j]!.toFixed(2)})`).join(', ')}`,
+      );
+    });
   }
 }
