@@ -29,6 +29,20 @@ function mint(over: Partial<Parameters<typeof issueSessionToken>[1]> = {}, r = r
   });
 }
 
+/** A session token's claims written by hand (no jti yet), for claims issueSessionToken never writes. */
+function sessionClaims(score: number) {
+  return {
+    typ: 'session',
+    challenge_id: CHALLENGE_ID,
+    session_id: 'sess-1',
+    site_key: 'site-a',
+    iat: T0 / 1000,
+    exp: T0 / 1000 + 60,
+    score,
+    hostname: '',
+  };
+}
+
 function deps(store: Store = new MemoryStore({ maxMarkers: 1_000, maxCounters: 10 }), now = T0 + 1_000) {
   return { ring, store, now: () => now };
 }
@@ -91,16 +105,7 @@ describe('siteverify', () => {
   });
 
   it('reports input_type only when the token carries one, and refuses an unknown one', async () => {
-    const claims = {
-      typ: 'session',
-      challenge_id: CHALLENGE_ID,
-      session_id: 'sess-1',
-      site_key: 'site-a',
-      iat: T0 / 1000,
-      exp: T0 / 1000 + 60,
-      score: 0.5,
-      hostname: '',
-    };
+    const claims = sessionClaims(0.5);
     // A token minted before the claim existed still verifies, without the field.
     const older = await siteverify(deps(), { token: signToken({ ...claims, jti: 'older-1' }, ring.current), session_id: 'sess-1' });
     expect(older.success).toBe(true);
@@ -116,16 +121,7 @@ describe('siteverify', () => {
   });
 
   it('reports method only when the token carries one, every method, and refuses an unknown one', async () => {
-    const claims = {
-      typ: 'session',
-      challenge_id: CHALLENGE_ID,
-      session_id: 'sess-1',
-      site_key: 'site-a',
-      iat: T0 / 1000,
-      exp: T0 / 1000 + 60,
-      score: 0.5,
-      hostname: '',
-    };
+    const claims = sessionClaims(0.5);
     const older = await siteverify(deps(), { token: signToken({ ...claims, jti: 'older-m' }, ring.current), session_id: 'sess-1' });
     expect(older.success).toBe(true);
     expect(older).not.toHaveProperty('method');
@@ -155,16 +151,7 @@ describe('siteverify', () => {
   });
 
   it('refuses a token whose reason claim no server makes, and leaves out codes it does not know', async () => {
-    const claims = {
-      typ: 'session',
-      challenge_id: CHALLENGE_ID,
-      session_id: 'sess-1',
-      site_key: 'site-a',
-      iat: T0 / 1000,
-      exp: T0 / 1000 + 60,
-      score: 0.2,
-      hostname: '',
-    };
+    const claims = sessionClaims(0.2);
     for (const [i, rsn] of [['x'], [1, 2, 3, 4], [-1], 'abc'].entries()) {
       const token = signToken({ ...claims, jti: `rsn-${i}`, rsn }, ring.current);
       expect(await siteverify(deps(), { token, session_id: 'sess-1' })).toMatchObject({ success: false, error: 'invalid_token' });
