@@ -199,7 +199,7 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
         store,
         traffic: trafficStore,
         now: ctx.now,
-        keyboardDoors: () => keyboardBudget.view(),
+        keyboardDoors: () => keyboardBudget.viewWith(ctx.sites.listedSites.map((site) => [site.key, site.policy.keyboard] as const)),
       });
     }
     opts.mount?.(app, ctx);

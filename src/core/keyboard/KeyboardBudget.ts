@@ -159,6 +159,19 @@ export class KeyboardBudget {
     }));
   }
 
+  /**
+   * Every watched site's door, and every site in `listed` (its label and policy: the sites file's
+   * sites), which this budget watches from then on: each serving thread keeps its own budget, so
+   * without the list a thread that has not served a site would leave it out of the dashboard. A
+   * site watched here for the first time is read from the store before it is shown. Never rejects.
+   */
+  async viewWith(listed: readonly (readonly [string, KeyboardDoorPolicy])[]): Promise<KeyboardDoorView[]> {
+    const fresh = listed.filter(([site]) => !this.#watches.has(site));
+    for (const [site, policy] of listed) this.#watch(site, policy);
+    if (fresh.length > 0) await this.refresh();
+    return this.view();
+  }
+
   close(): void {
     if (this.#timer !== undefined) clearInterval(this.#timer);
   }

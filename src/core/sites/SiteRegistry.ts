@@ -96,6 +96,11 @@ export class SiteRegistry {
     return site !== undefined && timingSafeEqual(digestOfSecret(site.secret!), digest) ? site : undefined;
   }
 
+  /** The sites the sites file lists (none without one). */
+  get listedSites(): Site[] {
+    return [...(this.#listed?.values() ?? [])];
+  }
+
   /** Whether a sites file decides which site keys exist (and /siteverify needs their secrets). */
   get listed(): boolean {
     return this.#listed !== undefined;

@@ -26,8 +26,8 @@ export interface DashboardOptions {
   store: Store;
   traffic: TrafficStore;
   now: () => number;
-  /** Every site's keyboard door as this server sees it (core/keyboard/KeyboardBudget.ts). */
-  keyboardDoors: () => KeyboardDoorView[];
+  /** Every site's keyboard door as this serving thread sees it, each site of the sites file included (core/keyboard/KeyboardBudget.ts). */
+  keyboardDoors: () => Promise<KeyboardDoorView[]>;
   /** The built dashboard; default dist/client/dashboard of this package. */
   distDir?: string;
 }
@@ -138,7 +138,8 @@ export function mountDashboard(app: TemplatedApp, opts: DashboardOptions): void 
 
   app.get(`${SESSION_PATH}/keyboard`, (res, req) => {
     if (!signedIn(req)) return writeReply(res, UNAUTHORIZED, []);
-    writeReply(res, { status: 200, body: { doors: opts.keyboardDoors() } }, []);
+    const finish = answerOnce(res);
+    opts.keyboardDoors().then((doors) => finish(() => writeReply(res, { status: 200, body: { doors } }, [])));
   });
 
   app.get(`${SESSION_PATH}/traces.jsonl`, (res, req) => {

@@ -155,4 +155,23 @@ describe('KeyboardBudget', () => {
     expect(c.view()[0]!.base.rate).toBeGreaterThan(3.1);
     expect(c.view()[0]!.base.rate).toBeLessThanOrEqual(learned);
   });
+
+  it("a site of the sites file shows in a budget that never served it, read from the store (each serving thread's own view)", async () => {
+    const n = twoNodes();
+    for (let i = 0; i < 8; i++) await n.a.countToken(SITE, POLICY, i % 2 === 0);
+    expect(n.b.view()).toEqual([]);
+    const pinned = { ...POLICY, door: 'strict' as const };
+    const shown = await n.b.viewWith([
+      [SITE, POLICY],
+      ['quiet', pinned],
+    ]);
+    expect(shown).toEqual([
+      expect.objectContaining({ site: SITE, door: 'people_first', mode: 'auto', rate: 4, share: 0.5 }),
+      expect.objectContaining({ site: 'quiet', door: 'strict', mode: 'strict', rate: 0, share: 0, base: { rate: 3, share: 0.05 } }),
+    ]);
+    // Watched from then on: the next view reads what came since without being asked again.
+    await n.a.countToken('quiet', pinned, true);
+    await n.b.refresh();
+    expect(n.b.view().find((v) => v.site === 'quiet')).toMatchObject({ rate: 1, share: 1 });
+  });
 });
