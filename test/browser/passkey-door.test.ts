@@ -21,6 +21,7 @@ import {
   widgetSession,
 } from './helpers/maze.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
+import { addPlatformAuthenticator } from './helpers/platformAuthenticator.js';
 
 const SECRET = 'passkey-door-secret-0123456789abcdef';
 const dir = mkdtempSync(path.join(tmpdir(), 'ariadne-passkey-door-'));
@@ -56,18 +57,7 @@ describe.skipIf(!findChromium())('the passkey door in Chromium', { timeout: 120_
   async function openPage(): Promise<{ page: Page; cdp: CDPSession; authenticatorId: string }> {
     const page = await live.browser.context.newPage();
     await page.route(`${live.server.url}/test/door.html`, (route) => route.fulfill({ body: PAGE, contentType: 'text/html' }));
-    const cdp = await live.browser.context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    const { cdp, authenticatorId } = await addPlatformAuthenticator(page);
     await page.goto(`${live.server.url}/test/door.html`);
     await page.waitForFunction(() => typeof (window as unknown as { show?: unknown }).show === 'function');
     return { page, cdp, authenticatorId };

@@ -23,6 +23,7 @@ import {
   widgetSession,
 } from './helpers/maze.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
+import { addPlatformAuthenticator } from './helpers/platformAuthenticator.js';
 
 const SECRET = 'passkey-keyboard-secret-0123456789ab';
 const dir = mkdtempSync(path.join(tmpdir(), 'ariadne-passkey-keyboard-'));
@@ -69,18 +70,7 @@ describe.skipIf(!findChromium())('a keyboard person with a passkey in a surge, i
   it('offers the passkey first, and a maze walked by keyboard alone passes with it at the usual check', async () => {
     const page = await live.browser.context.newPage();
     await page.route(`${live.server.url}/test/busy.html`, (route) => route.fulfill({ body: PAGE, contentType: 'text/html' }));
-    const cdp = await live.browser.context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    await addPlatformAuthenticator(page);
     await page.goto(`${live.server.url}/test/busy.html`);
     await page.waitForFunction(() => typeof (window as unknown as { show?: unknown }).show === 'function');
     const privacyPassAsked: number[] = [];

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium } from './helpers/browser.js';
 import { dragAlong, readyChallenge, siteverify, solutionOf, widgetOutcome, widgetSession } from './helpers/maze.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
+import { addPlatformAuthenticator } from './helpers/platformAuthenticator.js';
 
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Passkey</title></head><body>
 <div id="slot"></div>
@@ -44,18 +45,7 @@ describe.skipIf(!findChromium())('the widget with a passkey in Chromium', { time
 
     const page = await live.browser.context.newPage();
     await page.route(`${live.server.url}/test/passkey.html`, (route) => route.fulfill({ body: PAGE, contentType: 'text/html' }));
-    const cdp = await live.browser.context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
+    const { cdp, authenticatorId } = await addPlatformAuthenticator(page);
     await page.goto(`${live.server.url}/test/passkey.html`);
     await page.waitForFunction(() => typeof (window as unknown as { register?: unknown }).register === 'function');
     const registered = await page.evaluate(() => (window as unknown as { register(): Promise<unknown> }).register());
