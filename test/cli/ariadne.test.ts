@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { scoringTables } from '../../src/core/scoring/ScoringTable.js';
 import { traceTimePassed } from '../helpers/ariadneNode.js';
-import { ARIADNE_BIN, repoRoot, runAriadne } from '../helpers/cliProcess.js';
+import { ARIADNE_BIN, repoRoot, runAriadne, startProcess } from '../helpers/cliProcess.js';
 import { buildSubmission, postJson } from '../helpers/client.js';
 import { testKernel } from '../helpers/server.js';
 import { mazeOf } from '../helpers/humanTraces.js';
@@ -20,32 +20,6 @@ const SECRET = 'cli-test-signing-secret-0123456789abcdef';
 const run = promisify(execFile);
 
 const ariadne = (args: string[], env: Record<string, string> = {}) => runAriadne(args, { env });
-
-/** A long-running process with its output collected. */
-function start(command: string, args: string[], opts: { cwd?: string; env: Record<string, string> }) {
-  const child: ChildProcess = spawn(command, args, {
-    cwd: opts.cwd ?? repoRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...opts.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    child,
-    output: () => out,
-    exited,
-    killAll: () => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
-    },
-  };
-}
 
 /** The children of `pid` (Linux). */
 function childrenOf(pid: number): number[] {
@@ -147,7 +121,10 @@ describe('ariadne (start)', () => {
       JSON.stringify({ name: 'consumer', private: true, dependencies: { ariadne: `file:${repoRoot}` } }),
     );
     await run('npm', ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: project, timeout: 60_000 });
-    const p = start('npx', ['--no-install', 'ariadne'], { cwd: project, env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET } });
+    const p = startProcess('npx', ['--no-install', 'ariadne'], {
+      cwd: project,
+      env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET },
+    });
     try {
       await until(() => READY.test(p.output()), 30_000, 'the ready line');
       const url = READY.exec(p.output())![1]!;
@@ -168,7 +145,7 @@ describe('ariadne (start)', () => {
   }, 120_000);
 
   it('writes JSON lines when stdout is not a terminal, and readable lines when it is', async () => {
-    const piped = start(process.execPath, [BIN], { env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET } });
+    const piped = startProcess(process.execPath, [BIN], { env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET } });
     try {
       await until(() => READY.test(piped.output()), 20_000, 'the ready line');
       for (const line of piped.output().trim().split('\n')) expect(() => JSON.parse(line)).not.toThrow();
@@ -176,7 +153,7 @@ describe('ariadne (start)', () => {
       piped.killAll();
     }
     // `script` gives the server a terminal for its stdout; `exec` makes the server its child.
-    const tty = start('script', ['-qfec', `exec ${process.execPath} ${BIN}`, '/dev/null'], {
+    const tty = startProcess('script', ['-qfec', `exec ${process.execPath} ${BIN}`, '/dev/null'], {
       env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET, TERM: 'dumb' },
     });
     try {
@@ -193,7 +170,7 @@ describe('ariadne (start)', () => {
   it('does not start with a broken sites file, and says which site and field', async () => {
     const file = path.join(dir, 'broken.json');
     await writeFile(file, JSON.stringify({ sites: { shop: { hostnames: ['shop.example'], secret: 'short' } } }));
-    const p = start(process.execPath, [BIN], { env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET, SITES_FILE: file } });
+    const p = startProcess(process.execPath, [BIN], { env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET, SITES_FILE: file } });
     try {
       expect(await p.exited).toBe(1);
       expect(p.output()).toContain('site "shop": secret: Expected string length greater or equal to 32');
@@ -207,7 +184,7 @@ describe('ariadne (start)', () => {
     await writeFile(path.join(dir, 'not-a-table.json'), JSON.stringify({ version: 'v3-site', threshold: 0.5 }));
     const policy = { scoring: { table_file: 'not-a-table.json' } };
     await writeFile(file, JSON.stringify({ sites: { shop: { hostnames: ['shop.example'], secret: 's'.repeat(40), policy } } }));
-    const p = start(process.execPath, [BIN], { env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET, SITES_FILE: file } });
+    const p = startProcess(process.execPath, [BIN], { env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET, SITES_FILE: file } });
     try {
       expect(await p.exited).toBe(1);
       expect(p.output()).toContain(
@@ -245,7 +222,7 @@ describe('ariadne (start)', () => {
         },
       }),
     );
-    const p = start(process.execPath, [BIN], { env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET, SITES_FILE: file } });
+    const p = startProcess(process.execPath, [BIN], { env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET, SITES_FILE: file } });
     const kernel = await testKernel();
     try {
       await until(() => READY.test(p.output()), 20_000, 'the ready line');
@@ -281,7 +258,7 @@ describe('ariadne (start)', () => {
   it('SIGHUP reloads the sites file without dropping a request; a broken file keeps the sites in service', async () => {
     const file = path.join(dir, 'sites.json');
     await writeFile(file, siteFile({ width: 6, height: 5 }));
-    const p = start(process.execPath, [BIN], { env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET, SITES_FILE: file } });
+    const p = startProcess(process.execPath, [BIN], { env: { PORT: '0', HOST: '127.0.0.1', SIGNING_SECRET: SECRET, SITES_FILE: file } });
     const origin = { origin: 'http://127.0.0.1' };
     try {
       await until(() => READY.test(p.output()), 20_000, 'the ready line');

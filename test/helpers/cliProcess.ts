@@ -40,17 +40,44 @@ export interface CliProcess {
   exited: Promise<number | null>;
 }
 
-export function runCli(env: Record<string, string>): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts'], {
-    cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', ...env },
+/** A long-running command with its output collected; `killAll` ends it and whatever it started. */
+export interface StartedProcess extends CliProcess {
+  killAll: (signal?: NodeJS.Signals) => void;
+}
+
+/**
+ * Starts `command` with only `env` (and PATH and HOME) in its environment, from `cwd` (default the
+ * repository), in a process group of its own, so that `killAll` also reaches what it started
+ * (`npm start` runs node under sh under npm).
+ */
+export function startProcess(
+  command: string,
+  args: readonly string[],
+  opts: { cwd?: string; env: Record<string, string> },
+): StartedProcess {
+  const child = spawn(command, args, {
+    cwd: opts.cwd ?? repoRoot,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => out, exited };
+  const killAll = (signal: NodeJS.Signals = 'SIGKILL') => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      /* all gone */
+    }
+  };
+  return { child, output: () => out, exited, killAll };
+}
+
+/** The server from its source (src/cli.ts), as `npm start` runs it once built. */
+export function runCli(env: Record<string, string>): StartedProcess {
+  return startProcess(process.execPath, ['--import', 'tsx', 'src/cli.ts'], { env });
 }
 
 /** The URL the process logs once it listens on 127.0.0.1. */
