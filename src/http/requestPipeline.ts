@@ -11,7 +11,7 @@ import { parseJson } from './parseJson.js';
 import { peerAddress } from './peerAddress.js';
 import { readBody } from './readBody.js';
 import { type Reply, writeReply } from './reply.js';
-import { type GetRequest, type GetRoute, type PostRoute, type RequestInfo, plainFailure } from './route.js';
+import { type GetRequest, type GetRoute, type PostRoute, type RequestInfo, plainFailure, rateLimitedReply } from './route.js';
 import { schemaError } from './schemas.js';
 
 type Handler = (res: HttpResponse, req: HttpRequest) => void;
@@ -58,7 +58,7 @@ export function requestPipeline(ctx: CoreContext, metrics: Metrics): RequestPipe
     });
     if (!limit.ok) {
       traffic?.limited(siteLabel(sites, (body as { site_key?: unknown }).site_key), bucket, limit.first);
-      return { ...route.fail(failure('rate_limited')), headers: [['retry-after', String(limit.retryAfterSeconds)]] };
+      return rateLimitedReply(limit.retryAfterSeconds, route.fail);
     }
     return route.handle(ctx, body as never, info);
   }

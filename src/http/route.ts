@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { TypeCheck } from '@sinclair/typebox/compiler';
 import type { CoreContext } from '../core/context.js';
-import { type ErrorCode, ErrorStatus, type Failure } from '../core/errors.js';
+import { type ErrorCode, ErrorStatus, type Failure, failure } from '../core/errors.js';
 import type { Reply } from './reply.js';
 
 /** What the HTTP layer learned about a request before its body arrived. */
@@ -92,6 +92,11 @@ export function failureReply(f: Failure, fields: Record<string, unknown>): Reply
 /** `{success: false, error_code, detail?}`: the failure shape of most routes. */
 export function plainFailure(f: Failure): Reply {
   return failureReply(f, { error_code: f.code });
+}
+
+/** 429 `rate_limited` in the route's failure shape, saying in Retry-After when the window turns. */
+export function rateLimitedReply(retryAfterSeconds: number, fail: (f: Failure) => Reply = plainFailure): Reply {
+  return { ...fail(failure('rate_limited')), headers: [['retry-after', String(retryAfterSeconds)]] };
 }
 
 /** 200 with `ok(r)` as the body when the outcome `r` is ok, else the route's failure reply. */

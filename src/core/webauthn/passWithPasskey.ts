@@ -32,9 +32,10 @@ const fail = (code: Failure['code'], detail?: string): PasskeyDoorResult => ({ o
  *  2. it verifies as in /verify: over the challenge's derived WebAuthn challenge, by a passkey of
  *     this stable_id, with user verification, its counter moving forward (a cloned
  *     authenticator: webauthn_failed);
- *  3. the passkey has passed at most `perHour` times this hour, over every node, here or past a
- *     tightened keyboard door (spendPasskeyRate.ts; passkey_rate_exceeded, 429);
- *  4. the challenge is consumed (challenge_not_found: used already).
+ *  3. the challenge is consumed (challenge_not_found: used already), so that only a fresh one
+ *     spends the passkey's rate;
+ *  4. the passkey has passed at most `perHour` times this hour, over every node, here or past a
+ *     tightened keyboard door (spendPasskeyRate.ts; passkey_rate_exceeded, 429).
  * The session token carries score 1 and method `passkey`.
  */
 export async function passWithPasskey(ctx: CoreContext, input: PasskeyDoorInput, client: ClientInfo): Promise<PasskeyDoorResult> {
@@ -58,12 +59,14 @@ export async function passWithPasskey(ctx: CoreContext, input: PasskeyDoorInput,
   });
   if (!verdict.ok) return fail(verdict.code, verdict.detail);
 
-  const overRate = await spendPasskeyRate(ctx, verdict.credentialId, door.perHour);
-  if (overRate !== undefined) return { ok: false, failure: overRate };
-
+  // Consumed before the rate is spent: a replayed request (a synced passkey's counter stays 0, so
+  // its assertion verifies again) is refused here and costs the passkey's holder nothing.
   const consumed = await ctx.store.consume(`challenge:${challenge.id}`, { issuedAt: challenge.createdAt, expiresAt: challenge.spentUntil });
   if (consumed === 'full') return fail('store_unavailable');
   if (consumed !== 'fresh') return fail('challenge_not_found', 'challenge already used');
+
+  const overRate = await spendPasskeyRate(ctx, verdict.credentialId, door.perHour);
+  if (overRate !== undefined) return { ok: false, failure: overRate };
 
   const token = issueSessionToken(ctx.ring, {
     challengeId: challenge.id,

@@ -17,7 +17,7 @@ import { FORM_TYPE, mediaType } from '../mediaType.js';
 import { peerAddress } from '../peerAddress.js';
 import { readBody } from '../readBody.js';
 import { writeReply } from '../reply.js';
-import { plainFailure } from '../route.js';
+import { plainFailure, rateLimitedReply } from '../route.js';
 import { DashboardSessions, SESSION_PATH, sessionCookieHeader } from './dashboardSession.js';
 
 export interface DashboardOptions {
@@ -87,14 +87,7 @@ export function mountDashboard(app: TemplatedApp, opts: DashboardOptions): void 
       const token = new URLSearchParams(bytes.toString('utf8')).get('token') ?? '';
       checkRateLimit(opts.store, 'dashboard-login', address, LOGIN_ATTEMPTS_PER_MINUTE, now()).then(
         (limit) => {
-          if (!limit.ok)
-            return finish(() =>
-              writeReply(
-                res,
-                { ...plainFailure(failure('rate_limited')), headers: [['retry-after', String(limit.retryAfterSeconds)]] },
-                [],
-              ),
-            );
+          if (!limit.ok) return finish(() => writeReply(res, rateLimitedReply(limit.retryAfterSeconds), []));
           if (!sessions.tokenMatches(token)) return finish(() => sendPage(res, denied, 401));
           const cookie = sessionCookieHeader(sessions.open(now()), https);
           finish(() =>

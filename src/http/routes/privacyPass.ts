@@ -1,10 +1,11 @@
 import type { CoreContext } from '../../core/context.js';
 import { failure } from '../../core/errors.js';
 import { redeemPrivacyPass } from '../../core/privacyPass/redeemPrivacyPass.js';
+import { siteLabel } from '../../core/traffic/siteLabel.js';
 import { bindingFromAddress, checkRateLimit } from '../../core/rateLimit.js';
 import type { GetRoute } from '../route.js';
 import { PrivacyPassResponse } from '../responses.js';
-import { ADMISSION_ERRORS, CHALLENGE_ID_ERRORS, plainFailure } from '../route.js';
+import { ADMISSION_ERRORS, CHALLENGE_ID_ERRORS, plainFailure, rateLimitedReply } from '../route.js';
 import { LIMITS } from '../schemas.js';
 
 /** The query parameters, each required and at most this long. */
@@ -59,7 +60,10 @@ export const privacyPassRoute = (ctx: CoreContext): GetRoute => ({
         ctx.config.rateLimitPerMinute,
         ctx.now(),
       );
-      if (!limit.ok) return { ...plainFailure(failure('rate_limited')), headers: [['retry-after', String(limit.retryAfterSeconds)]] };
+      if (!limit.ok) {
+        ctx.traffic?.limited(siteLabel(ctx.sites, values.site_key), 'verify', limit.first);
+        return rateLimitedReply(limit.retryAfterSeconds);
+      }
     }
     const client = { origin: request!.origin, address: request!.address };
     const r = await redeemPrivacyPass(
