@@ -66,7 +66,6 @@ export const ErrorStatus = {
   /** A token for another challenge or origin, under a key the site does not trust, or whose signature fails. */
   privacy_pass_rejected: 403,
   /** A token redeemed before, on any node. */
-  privacy_pass_replayed: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ErrorStatus;

@@ -114,7 +114,7 @@ describe('the Privacy Pass door', () => {
     const sv = await postJson(server.at('/siteverify'), { token: ok.body.token, session_id: 'sess-1', secret: secretOf('pp') });
     expect(sv.body).toMatchObject({ success: true, score: 1, challenge_id: ch.id });
     const again = await door(ch.id, auth);
-    expect(again).toMatchObject({ status: 400, body: { error_code: 'privacy_pass_replayed' } });
+    expect(again).toMatchObject({ status: 400, body: { error_code: 'challenge_not_found' } });
   });
 
   it("accepts a token under an issuer's second (rotated) key", async () => {

@@ -79,8 +79,9 @@ function readToken(authorization: string): Token | Failure {
  *     privacy_pass_unsupported_type);
  *  3. its challenge digest is one of this challenge's and host's, its key id one of that
  *     issuer's keys, its blind RSA signature verifies (privacy_pass_rejected);
- *  4. its nonce is consumed, once over every node (privacy_pass_replayed; a full store:
- *     store_unavailable), then the challenge (challenge_not_found: solved already).
+ *  4. the challenge is consumed, once over every node (challenge_not_found: redeemed already; a
+ *     full store: store_unavailable). A token answers this challenge only (its digest binds the
+ *     challenge's redemption context), so spending the challenge spends the token.
  * The session token carries score 1 and method `privacy_pass`: the site weighs the door.
  */
 export async function redeemPrivacyPass(ctx: CoreContext, input: PrivacyPassInput, client: ClientInfo): Promise<PrivacyPassResult> {
@@ -105,11 +106,7 @@ export async function redeemPrivacyPass(ctx: CoreContext, input: PrivacyPassInpu
   if (!(await verifier.verify(token, await cryptoKeyOf(key.tokenKey))))
     return fail('privacy_pass_rejected', 'the token signature does not verify');
 
-  const life = { issuedAt: challenge.createdAt, expiresAt: challenge.spentUntil };
-  const nonce = await ctx.store.consume(`pp:${Buffer.from(token.authInput.nonce).toString('base64url')}`, life);
-  if (nonce === 'full') return fail('store_unavailable');
-  if (nonce !== 'fresh') return fail('privacy_pass_replayed');
-  const consumed = await ctx.store.consume(`challenge:${challenge.id}`, life);
+  const consumed = await ctx.store.consume(`challenge:${challenge.id}`, { issuedAt: challenge.createdAt, expiresAt: challenge.spentUntil });
   if (consumed === 'full') return fail('store_unavailable');
   if (consumed !== 'fresh') return fail('challenge_not_found', 'challenge already used');
 

@@ -79,7 +79,7 @@ const fail = (code: Failure['code'], detail?: string): VerifyResult => ({ ok: fa
  *     checkScore.ts), a keyboard solve by the strict keyboard model when step 9 found the door
  *     tightened; the solve is then counted for the keyboard budget (keyboard/countForBudget.ts);
  * then a session token carrying the score (and in shadow mode its reason codes when under the
- * threshold), the inferred input type, the method (pointer, keyboard or keyboard_strict), the page's hostname and the client's address is minted. A failure after admission adds to the client's adaptive
+ * threshold), the inferred input type, the method (pointer, keyboard, keyboard_strict or passkey), the page's hostname and the client's address is minted. A failure after admission adds to the client's adaptive
  * proof-of-work load.
  */
 export async function verifySubmission(ctx: CoreContext, input: VerifyInput, client: ClientInfo): Promise<VerifyResult> {

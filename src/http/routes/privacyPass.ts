@@ -37,7 +37,6 @@ export const privacyPassRoute = (ctx: CoreContext): GetRoute => ({
     'privacy_pass_malformed',
     'privacy_pass_unsupported_type',
     'privacy_pass_rejected',
-    'privacy_pass_replayed',
   ],
   request: true,
   query: PARAMS,
