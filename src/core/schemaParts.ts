@@ -1,6 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 
-// Shorthands of the typebox schemas of answers (a challenge, http/responses.ts).
+// Shorthands of the typebox schemas: answers (a challenge, http/responses.ts), requests (http/schemas.ts), the sites file.
 
 /** An object that accepts no field beyond those listed: a field not listed is a bug. */
 export const closed = <T extends Record<string, TSchema>>(properties: T, description?: string) =>

@@ -4,6 +4,7 @@
  */
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { type TypeCheck, TypeCompiler } from '@sinclair/typebox/compiler';
+import { opt } from '../core/schemaParts.js';
 import { SITE_KEY_PATTERN } from '../core/sites/sitesFileSchema.js';
 import { IDEMPOTENCY_KEY_PATTERN } from '../core/token/idempotencyKey.js';
 
@@ -31,7 +32,6 @@ export const LIMITS = {
 const ACTION_PATTERN = '^[A-Za-z0-9_/-]*$';
 const text = (maxLength: number) => Type.String({ maxLength });
 const required = (maxLength: number) => Type.String({ minLength: 1, maxLength });
-const opt = <T extends TSchema>(t: T) => Type.Optional(t);
 /** Site keys are compared as exact strings: a safe character set, nothing that normalises or folds. */
 const siteKey = () => Type.String({ minLength: 1, maxLength: LIMITS.siteKey, pattern: SITE_KEY_PATTERN });
 

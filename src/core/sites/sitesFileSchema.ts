@@ -2,7 +2,8 @@
  * The sites file (SITES_FILE), as a typebox schema: start-up and every reload validate against
  * it, and unknown fields are errors (a typo must not silently fall back to a default).
  */
-import { type Static, type TSchema, Type } from '@sinclair/typebox';
+import { type Static, Type } from '@sinclair/typebox';
+import { closed, opt } from '../schemaParts.js';
 import { MAX_MAZE_SIDE, MIN_MAZE_SIDE } from '../../kernel/types.js';
 import { MAX_ISSUERS, MAX_ISSUER_NAME_LENGTH } from '../privacyPass/PrivacyPassIssuer.js';
 import { DEFAULT_PASSKEY_DOOR_PER_HOUR, MAX_PASSKEY_DOOR_PER_HOUR, MAX_POW_DIFFICULTY } from './SitePolicy.js';
@@ -19,9 +20,6 @@ const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 /** A lowercase hostname, `*.` and a hostname (any subdomain), an IPv4 address, or an IPv6 address in brackets. */
 const HOSTNAME = `^(?:\\*\\.)?${LABEL}(?:\\.${LABEL})*$|^\\[[0-9a-f:.]+\\]$`;
 
-const closed = <T extends Record<string, TSchema>>(properties: T, description: string) =>
-  Type.Object(properties, { additionalProperties: false, description });
-const opt = <T extends TSchema>(t: T) => Type.Optional(t);
 const int = (minimum: number, maximum: number, description: string) => Type.Integer({ minimum, maximum, description });
 const fraction = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
 

@@ -9,9 +9,14 @@ import { FEATURE_NAMES } from '../../../kernel/features.js';
 export function acceptedFeatureRows(records: readonly Partial<TraceRecord>[]): number[][] {
   const rows: number[][] = [];
   for (const r of records) {
-    if (r.outcome !== 'ok' || r.input_type === 'keyboard' || typeof r.features !== 'object' || r.features === null) continue;
+    if (!isComparedRecord(r)) continue;
     const features = r.features;
     rows.push(FEATURE_NAMES.map((name) => features[name] ?? NaN));
   }
   return rows;
+}
+
+/** Whether a drift report compares `r`: an accepted pointer solve with features. */
+export function isComparedRecord(r: Partial<TraceRecord>): r is Partial<TraceRecord> & { features: NonNullable<TraceRecord['features']> } {
+  return r.outcome === 'ok' && r.input_type !== 'keyboard' && typeof r.features === 'object' && r.features !== null;
 }

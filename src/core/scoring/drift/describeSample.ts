@@ -1,3 +1,4 @@
+import { isComparedRecord } from './acceptedFeatureRows.js';
 import type { TraceRecord } from '../../traffic/traceRecord.js';
 
 /** What a drift report says of the traces it compares, beside the distances. */
@@ -21,7 +22,7 @@ export function describeSample(records: readonly Partial<TraceRecord>[], thresho
   const times: string[] = [];
   let shadowOnly = 0;
   for (const r of records) {
-    if (r.outcome !== 'ok' || r.input_type === 'keyboard' || typeof r.features !== 'object' || r.features === null) continue;
+    if (!isComparedRecord(r)) continue;
     if (typeof r.site === 'string') sites.add(r.site);
     if (typeof r.time === 'string' && !Number.isNaN(Date.parse(r.time))) times.push(r.time);
     if (r.mode === 'shadow' && typeof r.score === 'number' && r.score < threshold) shadowOnly++;
