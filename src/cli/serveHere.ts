@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { SiteRegistry } from '../core/sites/SiteRegistry.js';
 import { verifyToken } from '../core/redeem/verifyToken.js';
+import { scoringModeFor } from '../core/scoring/scoringModeFor.js';
 import { DEMO_SITE_KEY } from '../http/assets/demoSignup.js';
 import { mountAssets } from '../http/assets/mountAssets.js';
 import type { ServerOptions } from '../http/createServer.js';
@@ -46,8 +47,8 @@ export function serveHere(opts: ServeHereOptions): Promise<RunningServer> {
           // Said beside the verdict, so that a score let through by shadow mode is not called a pass.
           const scoring = opts.sites.resolve(DEMO_SITE_KEY)?.policy.scoring;
           if (scoring === undefined) return outcome;
-          const mode = outcome.inputType === 'keyboard' ? (scoring.keyboardMode ?? scoring.mode) : scoring.mode;
-          return { ...outcome, mode, threshold: scoring.threshold };
+          // The site's policy now, not when the token was made: a demo's verdict, read at once.
+          return { ...outcome, mode: scoringModeFor(scoring, outcome.inputType), threshold: scoring.threshold };
         },
       }),
   });

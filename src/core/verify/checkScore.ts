@@ -6,6 +6,7 @@ import { scoringTables } from '../scoring/ScoringTable.js';
 import type { ReasonCode } from '../scoring/reasons/reasonCodes.js';
 import type { Scored } from '../scoring/Scored.js';
 import { scoreSubmission } from '../scoring/scoreSubmission.js';
+import { scoringModeFor } from '../scoring/scoringModeFor.js';
 
 export interface ScoreCheckInput {
   siteKey: string;
@@ -79,7 +80,7 @@ export async function checkScore(ctx: CoreContext, input: ScoreCheckInput): Prom
       threshold,
     },
   );
-  const mode = r.inputType === 'keyboard' ? keyboardMode : pointerMode;
+  const mode = scoringModeFor(input.scoring, r.inputType);
   if (mode === 'off') return unscored;
   const scored: Scored = { mode, score: r.score, reasons: r.reasons, features: r.features };
   const keyboard =
