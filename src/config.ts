@@ -83,7 +83,7 @@ export interface Config {
   trustProxy: number;
   /** Allowed browser origins, or '*' for any. */
   corsOrigins: '*' | string[];
-  /** Per binding and minute on /verify; /challenge and /probe/* get ten times as much. 0 = off. */
+  /** RATE_LIMIT_PER_MINUTE (NUMBER_VARIABLES). */
   rateLimitPerMinute: number;
   /** MAX_BODY_BYTES (NUMBER_VARIABLES). */
   maxBodyBytes: number;
@@ -163,7 +163,7 @@ export const NUMBER_VARIABLES = {
   ),
   PROBE_PROBABILITY: fraction('Share of challenges that carry a colour-tap probe', 0),
   RATE_LIMIT_PER_MINUTE: integer(
-    'Requests per client address and minute on /verify (ten times as much on /challenge and /probe/*); 0 turns it off',
+    'Requests per client address and minute on /verify, /passkey and /privacy-pass with a token (ten times as much on /challenge, /probe/* and passkey registration); 0 turns it off',
     60,
     0,
     10_000_000,

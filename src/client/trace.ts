@@ -32,7 +32,7 @@ export function wallsAt(maze: Maze, c: Cell): number {
 }
 
 /** True when b is an orthogonal neighbour of a with no wall between them. */
-export function openStep(maze: Maze, a: Cell, b: Cell): boolean {
+function openStep(maze: Maze, a: Cell, b: Cell): boolean {
   for (const m of Object.values(MOVES)) {
     if (a.x + m.dx === b.x && a.y + m.dy === b.y) return (wallsAt(maze, a) & m.wall) === 0;
   }

@@ -166,9 +166,9 @@ export class KeyboardBudget {
    * site watched here for the first time is read from the store before it is shown. Never rejects.
    */
   async viewWith(listed: readonly (readonly [string, KeyboardDoorPolicy])[]): Promise<KeyboardDoorView[]> {
-    const fresh = listed.filter(([site]) => !this.#watches.has(site));
+    const fresh = listed.some(([site]) => !this.#watches.has(site));
     for (const [site, policy] of listed) this.#watch(site, policy);
-    if (fresh.length > 0) await this.refresh();
+    if (fresh) await this.refresh();
     return this.view();
   }
 
