@@ -45,10 +45,19 @@ export class Display {
 
   /** The maze and the bar shown, or hidden for a test site key (marked on the box for its style). */
   showPuzzle(shown: boolean): void {
-    this.view.stage.hidden = !shown;
-    this.view.bar.hidden = !shown;
+    this.setPuzzleHidden(!shown);
     if (shown) delete this.view.box.dataset.test;
     else this.view.box.dataset.test = 'true';
+  }
+
+  /** The maze and the bar put away: a door passed the person without it. */
+  hidePuzzle(): void {
+    this.setPuzzleHidden(true);
+  }
+
+  private setPuzzleHidden(hidden: boolean): void {
+    this.view.stage.hidden = hidden;
+    this.view.bar.hidden = hidden;
   }
 
   /** Sizes the canvas for a new maze's surface. */

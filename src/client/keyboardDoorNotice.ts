@@ -4,7 +4,9 @@
  * status line a screen reader reads, so that a person solving by keyboard knows why it may take
  * longer or fail, and that it will pass.
  */
-export type KeyboardDoor = 'people_first' | 'strict' | 'surge';
+import type { Challenge } from '../core/challenge/Challenge.js';
+
+export type KeyboardDoor = NonNullable<Challenge['keyboard_door']>;
 
 const NOTICES: Readonly<Record<Exclude<KeyboardDoor, 'people_first'>, string>> = {
   strict: 'This site checks keyboard solving strictly.',

@@ -151,8 +151,7 @@ export class Widget {
       const door = await this.api.privacyPass({ challenge_id: c.id, site_key: c.site_key, session_id: this.options.sessionId });
       if (gen !== this.generation) return;
       if (door.ok) {
-        this.view.stage.hidden = true;
-        this.view.bar.hidden = true;
+        this.display.hidePuzzle();
         return this.succeed(door.value.token, this.texts.privacyPassVerified);
       }
       prefix = `${this.texts.privacyPassFallback} `;
@@ -367,8 +366,7 @@ export class Widget {
     if (gen !== this.generation) return;
     if (!got.ok) return this.fail(got.code);
     this.solver.cancel();
-    this.view.stage.hidden = true;
-    this.view.bar.hidden = true;
+    this.display.hidePuzzle();
     this.view.door.hidden = true;
     this.succeed(got.value.token, this.texts.passkeyVerified);
   }

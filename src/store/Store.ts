@@ -13,8 +13,10 @@ export interface Store {
    * - `fresh`: this call is the one use; the marker remembers `tag` when one is given.
    * - `again`: used before by a call with the same non-empty `tag` (an idempotent retry).
    * - `used`: used before (without a tag or with another one), or issued before the store can
-   *   vouch for its own memory (`life.issuedAt < since()`): a store that lost its markers must
-   *   not let anything issued before the loss be used again.
+   *   vouch for its own memory of that key (its creation for an embedded store; for Redis, the
+   *   fence of the key's shard, compared inside the consume script, which may be newer than
+   *   `since()`): a store that lost its markers must not let anything issued before the loss be
+   *   used again.
    * - `full`: it could not be recorded without dropping a live marker; the caller must refuse
    *   the work (fail closed), never proceed.
    */
@@ -41,9 +43,9 @@ export interface Store {
   lists(keys: readonly string[]): Promise<Uint8Array[][]>;
 
   /**
-   * Epoch ms since which this store's memory of markers is whole: its creation for an embedded
-   * store, the last data loss it detected for a server-backed one. `consume` answers `used` for
-   * anything issued before it.
+   * Epoch ms since which this store's memory of markers is whole, as far as this node has seen:
+   * its creation for an embedded store, the latest data loss it detected on any shard for a
+   * server-backed one. What `consume` compares is the key's own cutoff (above), which can differ.
    */
   since(): number;
 

@@ -211,15 +211,16 @@ function draw<S>(panel: Panel<S>, s: S, into: HTMLElement): void {
     x: panel.kind === 'time' ? xs : (x ?? []),
     series,
   });
-  // The same series (and categories) as drawn: new data only; else a new plot.
-  const key = JSON.stringify([series.map(([name]) => name), x]);
+  const width = into.clientWidth;
+  const xAxis = panel.kind === 'bars' ? categoryAxis(x ?? [], width - 60) : { font: AXIS_FONT };
+  // The same series, categories and axis as drawn: new data only; else a new plot (a resize
+  // that makes category labels stand up or lie down rebuilds the chart at the next poll).
+  const key = JSON.stringify([series.map(([name]) => name), x, xAxis.size ?? null]);
   const held = drawn.get(panel.id);
   if (held !== undefined && held.key === key) return held.plot.setData(data);
   held?.plot.destroy();
   const bars = panel.kind === 'bars' ? uPlot.paths.bars!({ size: [0.8 / Math.max(1, series.length), 64], align: 0 }) : undefined;
-  const width = into.clientWidth;
   const count = x?.length ?? 0;
-  const xAxis = panel.kind === 'bars' ? categoryAxis(x ?? [], width - 60) : { font: AXIS_FONT };
   const opts: uPlot.Options = {
     width,
     // A time label is centred on its tick, and the last tick can fall on the plot's right edge:

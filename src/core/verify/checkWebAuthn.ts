@@ -24,6 +24,9 @@ export interface WebAuthnCheckInput {
 /** The passkey step's verdict: `credentialId` is the passkey whose assertion verified, if one came. */
 export type WebAuthnCheck = { ok: true; credentialId?: string } | { ok: false; failure: Failure };
 
+/** No passkey asked for, or none given where one is optional: one answer shared by every /verify. */
+const PASSED: WebAuthnCheck = Object.freeze({ ok: true });
+
 /**
  * The passkey step of /verify:
  * - off: the field is ignored;
@@ -35,9 +38,9 @@ export type WebAuthnCheck = { ok: true; credentialId?: string } | { ok: false; f
  */
 export async function checkWebAuthn(input: WebAuthnCheckInput): Promise<WebAuthnCheck> {
   const { passkeys } = input;
-  if (passkeys === undefined || passkeys.config.mode === 'off') return { ok: true };
+  if (passkeys === undefined || passkeys.config.mode === 'off') return PASSED;
   if (input.assertion === undefined) {
-    return passkeys.config.mode === 'required' ? { ok: false, failure: failure('webauthn_required') } : { ok: true };
+    return passkeys.config.mode === 'required' ? { ok: false, failure: failure('webauthn_required') } : PASSED;
   }
   // checkWebAuthnShape ran before the consume: an assertion comes with a stable_id.
   const verdict = await verifyAssertion(passkeys, {
