@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { AuthorizationHeader, TOKEN_TYPES, type Token, publicVerif, util } from '@cloudflare/privacypass-ts';
 import { authenticateChallengeId } from '../challenge/authenticateChallengeId.js';
+import { consumeChallenge } from '../challenge/consumeChallenge.js';
 import type { CoreContext } from '../context.js';
 import type { ClientInfo } from '../challenge/issueChallenge.js';
 import { type Failure, failure } from '../errors.js';
@@ -106,9 +107,8 @@ export async function redeemPrivacyPass(ctx: CoreContext, input: PrivacyPassInpu
   if (!(await verifier.verify(token, await cryptoKeyOf(key.tokenKey))))
     return fail('privacy_pass_rejected', 'the token signature does not verify');
 
-  const consumed = await ctx.store.consume(`challenge:${challenge.id}`, { issuedAt: challenge.createdAt, expiresAt: challenge.spentUntil });
-  if (consumed === 'full') return fail('store_unavailable');
-  if (consumed !== 'fresh') return fail('challenge_not_found', 'challenge already used');
+  const spent = await consumeChallenge(ctx.store, challenge);
+  if (spent !== undefined) return { ok: false, failure: spent };
 
   const now = ctx.now();
   const sessionToken = issueSessionToken(ctx.ring, {

@@ -1,5 +1,6 @@
 import type { RawEvent } from '../../kernel/types.js';
 import { authenticateChallengeId } from '../challenge/authenticateChallengeId.js';
+import { consumeChallenge } from '../challenge/consumeChallenge.js';
 import type { CoreContext } from '../context.js';
 import type { ClientInfo } from '../challenge/issueChallenge.js';
 import { derivedFromMac } from '../challenge/deriveChallenge.js';
@@ -129,10 +130,8 @@ async function checkSubmission(
   if (malformed !== undefined) return { ok: false, failure: malformed };
   ctx.verifyStages?.('authentication');
 
-  // Spent for as long as any solve of it would be accepted, a keyboard one included.
-  const consumed = await ctx.store.consume(`challenge:${challenge.id}`, { issuedAt: challenge.createdAt, expiresAt: challenge.spentUntil });
-  if (consumed !== 'fresh' && consumed !== 'full') return fail('challenge_not_found', 'challenge already used');
-  if (consumed === 'full') return fail('store_unavailable');
+  const spent = await consumeChallenge(ctx.store, challenge);
+  if (spent !== undefined) return { ok: false, failure: spent };
   ctx.verifyStages?.('consume');
 
   const derived = derivedFromMac(challenge.mac, policy.probeProbability);

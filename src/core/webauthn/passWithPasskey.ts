@@ -1,4 +1,5 @@
 import { authenticateChallengeId } from '../challenge/authenticateChallengeId.js';
+import { consumeChallenge } from '../challenge/consumeChallenge.js';
 import type { CoreContext } from '../context.js';
 import { deriveWebAuthnChallenge } from '../challenge/deriveChallenge.js';
 import type { ClientInfo } from '../challenge/issueChallenge.js';
@@ -61,9 +62,8 @@ export async function passWithPasskey(ctx: CoreContext, input: PasskeyDoorInput,
 
   // Consumed before the rate is spent: a replayed request (a synced passkey's counter stays 0, so
   // its assertion verifies again) is refused here and costs the passkey's holder nothing.
-  const consumed = await ctx.store.consume(`challenge:${challenge.id}`, { issuedAt: challenge.createdAt, expiresAt: challenge.spentUntil });
-  if (consumed === 'full') return fail('store_unavailable');
-  if (consumed !== 'fresh') return fail('challenge_not_found', 'challenge already used');
+  const spent = await consumeChallenge(ctx.store, challenge);
+  if (spent !== undefined) return { ok: false, failure: spent };
 
   const overRate = await spendPasskeyRate(ctx, verdict.credentialId, door.perHour);
   if (overRate !== undefined) return { ok: false, failure: overRate };
