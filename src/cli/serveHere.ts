@@ -22,8 +22,8 @@ export interface ServeHereOptions {
   threadOfPort: boolean;
   /** Where the dashboard's counts and the sampled traces are kept (absent: both off). */
   traffic: TrafficStore | undefined;
-  /** With threadOfPort: this thread's label and every thread's metrics. */
-  threadMetrics?: ServerOptions['threadMetrics'];
+  /** With threadOfPort: this thread's label, and what it answers for every thread. */
+  threadsOfProcess?: ServerOptions['threadsOfProcess'];
 }
 
 /** The server of `npm start` on this thread: every route, the widget, its wasm and the demo. */
@@ -35,7 +35,7 @@ export function serveHere(opts: ServeHereOptions): Promise<RunningServer> {
     store,
     logger: opts.log,
     threadOfPort: opts.threadOfPort,
-    ...(opts.threadMetrics ? { threadMetrics: opts.threadMetrics } : {}),
+    ...(opts.threadsOfProcess ? { threadsOfProcess: opts.threadsOfProcess } : {}),
     ...(opts.traffic ? { traffic: opts.traffic } : {}),
     passkeys: credentials && { config: config.webauthn, credentials },
     // The demo's backend redeems tokens in-process, like a site would.

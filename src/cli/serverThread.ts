@@ -13,7 +13,7 @@ import { TRAFFIC_METHODS, type TrafficStore } from '../store/traffic/TrafficStor
 import { createLogger } from './createLogger.js';
 import { serveHere } from './serveHere.js';
 import { CREDENTIAL_METHODS, LIST_METHODS, type ServerThreadData } from './startServerThreads.js';
-import type { FromServerThread, ToServerThread } from './threadMessages.js';
+import type { FromServerThread, Gathering, Gatherings, ToServerThread } from './threadMessages.js';
 
 const data = workerData as ServerThreadData;
 const { config } = data;
@@ -39,15 +39,16 @@ const traffic: TrafficStore | undefined =
       };
 const sites = new SiteRegistry(data.sites);
 const tell = (m: FromServerThread) => parentPort!.postMessage(m);
-// Scrapes of GET /metrics waiting for every thread's metrics, by id.
-const scrapes = new Map<number, (text: string) => void>();
-let nextScrape = 0;
-const allThreads = () =>
-  new Promise<string>((resolve) => {
-    const id = nextScrape++;
-    scrapes.set(id, resolve);
-    tell({ type: 'metrics', id });
+// Requests that need every thread (GET /metrics, /readyz), waiting for their whole, by id.
+const gatherings = new Map<number, (whole: unknown) => void>();
+let nextGathering = 0;
+function gather<K extends Gathering>(of: K): Promise<Gatherings[K]['whole']> {
+  return new Promise((resolve) => {
+    const id = nextGathering++;
+    gatherings.set(id, resolve as (whole: unknown) => void);
+    tell({ type: 'gather', of, id });
   });
+}
 const server = await serveHere({
   config,
   sites,
@@ -56,7 +57,7 @@ const server = await serveHere({
   traffic,
   log,
   threadOfPort: true,
-  threadMetrics: { thread: String(data.thread), allThreads },
+  threadsOfProcess: { thread: String(data.thread), allMetrics: () => gather('metrics'), allHealth: () => gather('health') },
 });
 
 /**
@@ -82,11 +83,13 @@ parentPort!.on('message', (m: ToServerThread) => {
     case 'sites':
       sites.replace(m.snapshot);
       return tell({ type: 'sites-applied', version: m.version });
-    case 'metrics-json':
-      return void server.metricsJson().then((json) => tell({ type: 'metrics-json', id: m.id, json }));
-    case 'metrics':
-      scrapes.get(m.id)?.(m.text);
-      scrapes.delete(m.id);
+    case 'part':
+      return void (m.of === 'metrics'
+        ? server.metricsJson().then((part) => tell({ type: 'part', of: 'metrics', id: m.id, part }))
+        : store.health().then((part) => tell({ type: 'part', of: 'health', id: m.id, part })));
+    case 'gathered':
+      gatherings.get(m.id)?.(m.whole);
+      gatherings.delete(m.id);
   }
 });
 tell({ type: 'listening' });

@@ -7,8 +7,10 @@ import { servedOverPort } from '../store/shared/answerOverPort.js';
 import { threadOfModule } from '../threadOfModule.js';
 import { TRAFFIC_METHODS, type TrafficStore } from '../store/traffic/TrafficStore.js';
 import { YOUNG_GENERATION_MIB } from './heapBounds.js';
-import { answerMetricsScrapes } from './answerMetricsScrapes.js';
+import { aggregateMetrics } from '../http/aggregateMetrics.js';
+import { answerGatherings } from './answerGatherings.js';
 import { nextMessage } from './nextMessage.js';
+import { processHealth } from './processHealth.js';
 import type { FromServerThread, ToServerThread } from './threadMessages.js';
 import { type Supervision, superviseThread } from './superviseThread.js';
 
@@ -106,7 +108,10 @@ export async function startServerThreads(opts: ServerThreadsOptions): Promise<Se
   }
   started = true;
   const send = (m: ToServerThread) => threads.forEach((w) => w.postMessage(m));
-  answerMetricsScrapes(threads);
+  answerGatherings(threads, {
+    metrics: (parts) => aggregateMetrics(parts.filter((p) => p !== undefined)),
+    health: processHealth,
+  });
   let sitesVersion = 0;
   const applied = (worker: Worker, version: number) =>
     nextMessage(

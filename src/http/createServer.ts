@@ -14,7 +14,7 @@ import { signatureVerifierFor } from '../core/verify/signatureVerifierFor.js';
 import { loadKernel } from '../kernel/index.js';
 import type { Kernel } from '../kernel/types.js';
 import { DEFAULT_MAX_COUNTERS, DEFAULT_MAX_MARKERS, MemoryStore } from '../store/MemoryStore.js';
-import type { Store } from '../store/Store.js';
+import type { Store, StoreHealth } from '../store/Store.js';
 import { bearerCheck } from './bearer.js';
 import { Metrics } from './metrics.js';
 import { guardRequests } from './guard/guardRequests.js';
@@ -71,10 +71,12 @@ export interface ServerOptions {
    */
   threadOfPort?: boolean;
   /**
-   * One of several threads serving the port: its series carry the label `thread`, and GET
-   * /metrics answers `allThreads()` (the metrics of every thread) rather than its own alone.
+   * One of several threads serving the port: its series carry the label `thread`; GET /metrics
+   * answers `allMetrics()` (the metrics of every thread) rather than its own alone, and /healthz
+   * and /readyz answer `allHealth()` (the process's store health: not ok while any thread's
+   * store cannot answer) rather than this thread's.
    */
-  threadMetrics?: { thread: string; allThreads(): Promise<string> };
+  threadsOfProcess?: { thread: string; allMetrics(): Promise<string>; allHealth(): Promise<StoreHealth> };
   /**
    * Where the dashboard's counts (DASHBOARD_TOKEN) and the sampled traces (TRACE_SAMPLE_RATE)
    * are kept. Default, when either is on: an in-memory one owned (and closed) by the server.
@@ -110,8 +112,9 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   const ownStore = opts.store === undefined;
   const store = opts.store ?? new MemoryStore({ maxMarkers: DEFAULT_MAX_MARKERS, maxCounters: DEFAULT_MAX_COUNTERS });
   const ring = keyRing(config.signingSecret, config.signingKeys);
-  const metrics = new Metrics(opts.threadMetrics ? { thread: opts.threadMetrics.thread } : {});
-  const scrape = opts.threadMetrics?.allThreads ?? (() => metrics.registry.metrics());
+  const metrics = new Metrics(opts.threadsOfProcess ? { thread: opts.threadsOfProcess.thread } : {});
+  const scrape = opts.threadsOfProcess?.allMetrics ?? (() => metrics.registry.metrics());
+  const health = opts.threadsOfProcess?.allHealth ?? (() => store.health());
   const storeEvents = (store as Store).events?.bind(store);
   if (storeEvents !== undefined) metrics.watchStore(storeEvents);
   const sites =
@@ -170,8 +173,8 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   ];
   let openapi: string | undefined;
   const getRoutes: GetRoute[] = [
-    healthzRoute(store),
-    readyzRoute(store),
+    healthzRoute(health),
+    readyzRoute(health),
     // An operator endpoint: behind SITEVERIFY_AUTH_TOKEN when one is set.
     metricsRoute(bearerCheck(config.siteverifyAuthToken), scrape, metrics.registry.contentType),
     openapiRoute(() => openapi),

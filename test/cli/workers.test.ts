@@ -15,6 +15,7 @@ import { freePort } from '../helpers/freePort.js';
 import { startRedis } from '../helpers/redisServer.js';
 import { answersByThread, burst, onNewConnection } from '../helpers/threadsOfNode.js';
 import { testKernel } from '../helpers/server.js';
+import { until } from '../helpers/until.js';
 
 const BASE = {
   SIGNING_SECRET: randomBytes(32).toString('base64url'),
@@ -23,6 +24,20 @@ const BASE = {
   SCORING_MODE: 'off',
 };
 const CONNECTIONS = 50;
+
+/** `count` valid /verify bodies for `node`, once the time their traces span has passed. */
+async function submissions(node: AriadneNode, count: number): Promise<{ body: Record<string, unknown>; sessionId: string }[]> {
+  const kernel = await testKernel();
+  const made = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const ch: Challenge & Record<string, any> = (await postJson(node.at('/challenge'), { site_key: 'site-a' })).body;
+      const sessionId = randomUUID();
+      return { ch, sessionId, body: buildSubmission(kernel, ch, { sessionId }) };
+    }),
+  );
+  for (const m of made) await traceTimePassed(m.ch, m.body);
+  return made;
+}
 
 describe('WORKERS=2: one port, one store', () => {
   let node: AriadneNode;
@@ -34,25 +49,8 @@ describe('WORKERS=2: one port, one store', () => {
     expect(node.output()).toContain('shutting down');
   });
 
-  const challenge = async (): Promise<Challenge & Record<string, any>> =>
-    (await postJson(node.at('/challenge'), { site_key: 'site-a' })).body;
-
-  /** `count` valid /verify bodies, once the time their traces span has passed. */
-  async function submissions(count: number): Promise<{ body: Record<string, unknown>; sessionId: string }[]> {
-    const kernel = await testKernel();
-    const made = await Promise.all(
-      Array.from({ length: count }, async () => {
-        const ch = await challenge();
-        const sessionId = randomUUID();
-        return { ch, sessionId, body: buildSubmission(kernel, ch, { sessionId }) };
-      }),
-    );
-    for (const m of made) await traceTimePassed(m.ch, m.body);
-    return made;
-  }
-
   it(`${CONNECTIONS} concurrent /verify of one challenge over ${CONNECTIONS} connections give exactly one token (10 challenges), both threads answering`, async () => {
-    for (const { body } of await submissions(10)) {
+    for (const { body } of await submissions(node, 10)) {
       const answers = (await burst(CONNECTIONS, node.at('/verify'), body)).map((a) => ({ status: a.status, ...JSON.parse(a.text) }));
       expect(answers.filter((a) => a.status === 200 && a.success === true)).toHaveLength(1);
       expect(answers.filter((a) => a.error_code === 'challenge_not_found')).toHaveLength(CONNECTIONS - 1);
@@ -65,7 +63,7 @@ describe('WORKERS=2: one port, one store', () => {
   });
 
   it(`${CONNECTIONS} concurrent /siteverify of one token over ${CONNECTIONS} connections give exactly one success (10 tokens)`, async () => {
-    for (const { body, sessionId } of await submissions(10)) {
+    for (const { body, sessionId } of await submissions(node, 10)) {
       const minted = await postJson(node.at('/verify'), body);
       expect(minted.body).toEqual({ success: true, token: expect.any(String) });
       const answers = (await burst(CONNECTIONS, node.at('/siteverify'), { token: minted.body.token, session_id: sessionId })).map((a) =>
@@ -77,7 +75,7 @@ describe('WORKERS=2: one port, one store', () => {
   });
 
   it('an idempotent /siteverify retry succeeds on either thread, another idempotency key does not', async () => {
-    const [made] = await submissions(1);
+    const [made] = await submissions(node, 1);
     const minted = await postJson(node.at('/verify'), made!.body);
     const redeem = { token: minted.body.token, session_id: made!.sessionId, idempotency_key: 'retry-1' };
     const answers = (await burst(20, node.at('/siteverify'), redeem)).map((a) => JSON.parse(a.text));
@@ -144,6 +142,44 @@ describe('WORKERS=2: a thread that dies', () => {
       await expect(onNewConnection(node.at('/healthz'))).rejects.toThrow(/ECONNREFUSED/);
     } finally {
       await node.stop();
+    }
+  });
+});
+
+describe("WORKERS=2: readiness is the process's", () => {
+  it('/readyz answers for every thread: 503 naming each thread while Redis is down; once 200, every thread verifies', async () => {
+    const redis = await startRedis();
+    const node = await startNode({
+      ...BASE,
+      WORKERS: '2',
+      STORE: 'redis',
+      REDIS_URL: redis.url,
+      REDIS_COMMAND_TIMEOUT_MS: '300',
+      REDIS_CLOCK_SKEW_MS: '0',
+    });
+    try {
+      await redis.stop();
+      await until(async () => (await onNewConnection(node.at('/readyz'))).status === 503);
+      // Whichever thread a connection lands on, it answers for both.
+      for (const r of await burst(10, node.at('/readyz'))) {
+        expect(r.status).toBe(503);
+        expect(JSON.parse(r.text)).toMatchObject({
+          error_code: 'store_unavailable',
+          detail: expect.stringMatching(/^thread 1: .*; thread 2: /),
+        });
+      }
+      const health = JSON.parse((await onNewConnection(node.at('/healthz'))).text);
+      expect(health).toMatchObject({ status: 'degraded', store: { ok: false, detail: expect.stringContaining('thread 2: ') } });
+
+      await redis.start();
+      await until(async () => (await onNewConnection(node.at('/readyz'))).status === 200);
+      const made = await submissions(node, 20);
+      const answers = await Promise.all(made.map(({ body }) => onNewConnection(node.at('/verify'), body)));
+      expect(answers.map((a) => JSON.parse(a.text).success)).toEqual(Array(20).fill(true));
+      expect([...(await answersByThread(node, '/verify')).keys()].sort()).toEqual(['1', '2']);
+    } finally {
+      expect(await node.stop()).toBe(0);
+      await redis.close();
     }
   });
 });

@@ -11,6 +11,7 @@ import { CREDENTIAL_METHODS, LIST_METHODS } from '../../src/cli/startServerThrea
 import { servedOverPort } from '../../src/store/shared/answerOverPort.js';
 import { callOverPort } from '../../src/store/shared/callOverPort.js';
 import type { ListStore, SharedStoreMemory } from '../../src/store/shared/SharedMemoryStore.js';
+import type { StoreHealth } from '../../src/store/Store.js';
 import { threadOfModule } from '../../src/threadOfModule.js';
 import { TRAFFIC_METHODS, type TrafficStore } from '../../src/store/traffic/TrafficStore.js';
 import { type SharedTestClock, shareTestClock } from './testClock.js';
@@ -33,10 +34,13 @@ export interface SecondThreadData {
   control: MessagePort;
 }
 
-/** What the second thread asks of the first: the /metrics of both threads. */
+/** What the second thread asks of the first: the /metrics and the store health of both threads. */
 export interface FirstThread {
-  allThreads(): Promise<string>;
+  allMetrics(): Promise<string>;
+  allHealth(): Promise<StoreHealth>;
 }
+
+export const FIRST_THREAD_METHODS = ['allMetrics', 'allHealth'] as const;
 
 /** The second thread, driven from the first. */
 export interface SecondThread {
@@ -44,11 +48,13 @@ export interface SecondThread {
   replaceSites(snapshot: SitesSnapshot): Promise<void>;
   /** Its metrics (prom-client JSON). */
   metricsJson(): Promise<object[]>;
+  /** Its store's health. */
+  health(): Promise<StoreHealth>;
   /** Stops serving (requests in flight get at most `graceMs`, default the server's); resolves once the thread has exited. */
   stop(graceMs?: number): Promise<void>;
 }
 
-export const SECOND_THREAD_METHODS = ['replaceSites', 'metricsJson', 'stop'] as const;
+export const SECOND_THREAD_METHODS = ['replaceSites', 'metricsJson', 'health', 'stop'] as const;
 
 export interface SecondThreadOptions {
   config: Config;
@@ -74,7 +80,7 @@ export async function startSecondServerThread(opts: SecondThreadOptions): Promis
     traffic: opts.traffic && servedOverPort(opts.traffic, TRAFFIC_METHODS),
     passkeys: opts.passkeys && { config: opts.passkeys.config, credentials: servedOverPort(opts.passkeys.credentials, CREDENTIAL_METHODS) },
     clock: clock.clock,
-    first: servedOverPort(opts.first, ['allThreads']),
+    first: servedOverPort(opts.first, FIRST_THREAD_METHODS),
     control: control.port2,
   };
   const ports = [data.lists, data.traffic, data.passkeys?.credentials, data.clock.port, data.first, data.control].filter(
@@ -94,6 +100,7 @@ export async function startSecondServerThread(opts: SecondThreadOptions): Promis
   return {
     replaceSites: (snapshot) => thread.replaceSites(snapshot),
     metricsJson: () => thread.metricsJson(),
+    health: () => thread.health(),
     async stop(graceMs) {
       // A thread that already failed cannot answer: its exit ends the wait too.
       await Promise.race([thread.stop(graceMs), exited]);

@@ -5,6 +5,7 @@ import { defaultTable } from '../../src/core/scoring/ScoringTable.js';
 import type { ServerOptions } from '../../src/http/createServer.js';
 import { SiteRegistry, type SitesChange, type SitesSnapshot } from '../../src/core/sites/SiteRegistry.js';
 import { aggregateMetrics } from '../../src/http/aggregateMetrics.js';
+import { processHealth } from '../../src/cli/processHealth.js';
 import { claimPort } from '../../src/http/claimPort.js';
 import { type RunningServer, startServer } from '../../src/http/startServer.js';
 import { loadKernel } from '../../src/kernel/index.js';
@@ -159,9 +160,12 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: Tes
     kernel: k,
     store,
     ...(traffic ? { traffic } : {}),
-    ...(threads ? { threadOfPort: true, threadMetrics: { thread: '1', allThreads: () => bothThreads() } } : {}),
+    ...(threads
+      ? { threadOfPort: true, threadsOfProcess: { thread: '1', allMetrics: () => bothMetrics(), allHealth: () => bothHealth() } }
+      : {}),
   });
-  const bothThreads = async () => aggregateMetrics([await server.metricsJson(), await second!.metricsJson()]);
+  const bothMetrics = async () => aggregateMetrics([await server.metricsJson(), await second!.metricsJson()]);
+  const bothHealth = async () => processHealth([await store.health(), await second!.health()]);
   if (threads) {
     second = await startSecondServerThread({
       config: { ...config, port: server.port },
@@ -171,7 +175,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: Tes
       traffic,
       passkeys: opts.passkeys,
       now,
-      first: { allThreads: bothThreads },
+      first: { allMetrics: bothMetrics, allHealth: bothHealth },
     });
   }
   return {
