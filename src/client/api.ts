@@ -17,14 +17,15 @@ export type Result<T> = { ok: true; value: T } | { ok: false; code: string };
 export class Api {
   constructor(private readonly base: string) {}
 
-  async post<T>(path: string, body: unknown, accept: (json: Record<string, unknown>) => boolean): Promise<Result<T>> {
+  post<T>(path: string, body: unknown, accept: (json: Record<string, unknown>) => boolean): Promise<Result<T>> {
+    return this.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, accept);
+  }
+
+  /** One call: the body when the answer is a 2xx that `accept`s it, else the answer's error code. */
+  private async request<T>(path: string, init: RequestInit, accept: (json: Record<string, unknown>) => boolean): Promise<Result<T>> {
     let res: Response;
     try {
-      res = await fetch(this.base + path, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
+      res = await fetch(this.base + path, init);
     } catch {
       return { ok: false, code: 'network' };
     }
@@ -72,16 +73,8 @@ export class Api {
    * PrivateToken challenge by itself (it retries with the token), and this resolves to the
    * session token; one that holds none leaves the 401 (`privacy_pass_required`).
    */
-  async privacyPass(query: { challenge_id: string; site_key: string; session_id: string }): Promise<Result<{ token: string }>> {
-    let res: Response;
-    try {
-      res = await fetch(`${this.base}/privacy-pass?${new URLSearchParams(query)}`);
-    } catch {
-      return { ok: false, code: 'network' };
-    }
-    const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-    if (res.ok && json.success === true && typeof json.token === 'string') return { ok: true, value: { token: json.token } };
-    return { ok: false, code: typeof json.error_code === 'string' ? json.error_code : `http_${res.status}` };
+  privacyPass(query: { challenge_id: string; site_key: string; session_id: string }): Promise<Result<{ token: string }>> {
+    return this.request(`/privacy-pass?${new URLSearchParams(query)}`, {}, (j) => j.success === true && typeof j.token === 'string');
   }
 
   /** POST /passkey: a returning passkey's assertion over the challenge, a session token without a maze. */
