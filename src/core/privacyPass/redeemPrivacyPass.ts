@@ -5,9 +5,8 @@ import { consumeChallenge } from '../challenge/consumeChallenge.js';
 import type { CoreContext } from '../context.js';
 import type { ClientInfo } from '../challenge/issueChallenge.js';
 import { type Failure, failure } from '../errors.js';
-import { issueSessionToken } from '../redeem/issueSessionToken.js';
+import { issueDoorToken } from '../redeem/issueDoorToken.js';
 import { admitSite } from '../sites/admitSite.js';
-import { hostnameOf } from '../sites/Site.js';
 import type { PrivacyPassIssuer } from './PrivacyPassIssuer.js';
 import { type IssuerChallenge, tokenChallenges } from './tokenChallenges.js';
 
@@ -110,17 +109,12 @@ export async function redeemPrivacyPass(ctx: CoreContext, input: PrivacyPassInpu
   const spent = await consumeChallenge(ctx.store, challenge);
   if (spent !== undefined) return { ok: false, failure: spent };
 
-  const now = ctx.now();
-  const sessionToken = issueSessionToken(ctx.ring, {
-    challengeId: challenge.id,
-    sessionId: input.sessionId,
-    siteKey: site.key,
-    score: 1,
-    method: 'privacy_pass',
-    hostname: hostnameOf(client.origin),
-    ip: client.address,
-    now,
-  });
+  const sessionToken = issueDoorToken(
+    ctx,
+    'privacy_pass',
+    { challengeId: challenge.id, sessionId: input.sessionId, siteKey: site.key },
+    client,
+  );
   return { ok: true, token: sessionToken };
 }
 

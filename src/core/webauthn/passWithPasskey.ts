@@ -4,9 +4,8 @@ import type { CoreContext } from '../context.js';
 import { deriveWebAuthnChallenge } from '../challenge/deriveChallenge.js';
 import type { ClientInfo } from '../challenge/issueChallenge.js';
 import { type Failure, failure } from '../errors.js';
-import { issueSessionToken } from '../redeem/issueSessionToken.js';
+import { issueDoorToken } from '../redeem/issueDoorToken.js';
 import { admitSite } from '../sites/admitSite.js';
-import { hostnameOf } from '../sites/Site.js';
 import { sitePasskeys } from '../sites/sitePasskeys.js';
 import { checkWebAuthnShape } from '../verify/checkWebAuthnShape.js';
 import type { WebAuthnAssertion } from '../verify/checkWebAuthn.js';
@@ -68,15 +67,6 @@ export async function passWithPasskey(ctx: CoreContext, input: PasskeyDoorInput,
   const overRate = await spendPasskeyRate(ctx, verdict.credentialId, door.perHour);
   if (overRate !== undefined) return { ok: false, failure: overRate };
 
-  const token = issueSessionToken(ctx.ring, {
-    challengeId: challenge.id,
-    sessionId: input.session_id,
-    siteKey: site.key,
-    score: 1,
-    method: 'passkey',
-    hostname: hostnameOf(client.origin),
-    ip: client.address,
-    now: ctx.now(),
-  });
+  const token = issueDoorToken(ctx, 'passkey', { challengeId: challenge.id, sessionId: input.session_id, siteKey: site.key }, client);
   return { ok: true, token };
 }
