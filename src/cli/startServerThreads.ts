@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { SitesSnapshot } from '../core/sites/SiteRegistry.js';
 import type { CredentialStore } from '../store/credentials/CredentialStore.js';
 import type { ListStore, SharedStoreMemory } from '../store/shared/SharedMemoryStore.js';
+import { combineHealth } from '../store/combineHealth.js';
 import { servedOverPort } from '../store/shared/answerOverPort.js';
 import { threadOfModule } from '../threadOfModule.js';
 import { TRAFFIC_METHODS, type TrafficStore } from '../store/traffic/TrafficStore.js';
@@ -10,7 +11,6 @@ import { YOUNG_GENERATION_MIB } from './heapBounds.js';
 import { aggregateMetrics } from '../http/aggregateMetrics.js';
 import { answerGatherings } from './answerGatherings.js';
 import { nextMessage } from './nextMessage.js';
-import { processHealth } from './processHealth.js';
 import type { FromServerThread, ToServerThread } from './threadMessages.js';
 import { type Supervision, superviseThread } from './superviseThread.js';
 
@@ -110,7 +110,12 @@ export async function startServerThreads(opts: ServerThreadsOptions): Promise<Se
   const send = (m: ToServerThread) => threads.forEach((w) => w.postMessage(m));
   answerGatherings(threads, {
     metrics: (parts) => aggregateMetrics(parts.filter((p) => p !== undefined)),
-    health: processHealth,
+    // The threads' stores, and the passkey credentials this thread keeps for them all.
+    health: async (parts) =>
+      combineHealth([
+        ...parts.map((h, i) => [`thread ${i + 1}`, h] as const),
+        ...(opts.credentials?.health ? [['passkey credentials', await opts.credentials.health()] as const] : []),
+      ]),
   });
   let sitesVersion = 0;
   const applied = (worker: Worker, version: number) =>

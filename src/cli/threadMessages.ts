@@ -9,7 +9,7 @@ import type { StoreHealth } from '../store/Store.js';
 export interface Gatherings {
   /** GET /metrics: each thread's metrics (prom-client JSON), one Prometheus text of them all. */
   metrics: { part: object[]; whole: string };
-  /** GET /healthz and /readyz: each thread's store health, the process's (processHealth). */
+  /** GET /healthz and /readyz: each thread's store health, the process's (with the passkey credentials'). */
   health: { part: StoreHealth; whole: StoreHealth };
 }
 export type Gathering = keyof Gatherings;

@@ -13,6 +13,7 @@ import type { SignatureVerifier } from '../core/verify/SignatureVerifier.js';
 import { signatureVerifierFor } from '../core/verify/signatureVerifierFor.js';
 import { loadKernel } from '../kernel/index.js';
 import type { Kernel } from '../kernel/types.js';
+import { combineHealth } from '../store/combineHealth.js';
 import { DEFAULT_MAX_COUNTERS, DEFAULT_MAX_MARKERS, MemoryStore } from '../store/MemoryStore.js';
 import type { Store, StoreHealth } from '../store/Store.js';
 import { bearerCheck } from './bearer.js';
@@ -73,8 +74,8 @@ export interface ServerOptions {
   /**
    * One of several threads serving the port: its series carry the label `thread`; GET /metrics
    * answers `allMetrics()` (the metrics of every thread) rather than its own alone, and /healthz
-   * and /readyz answer `allHealth()` (the process's store health: not ok while any thread's
-   * store cannot answer) rather than this thread's.
+   * and /readyz answer `allHealth()` (the process's: not ok while any thread's store, or the
+   * passkey credentials' store, cannot answer) rather than this thread's.
    */
   threadsOfProcess?: { thread: string; allMetrics(): Promise<string>; allHealth(): Promise<StoreHealth> };
   /**
@@ -114,7 +115,16 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   const ring = keyRing(config.signingSecret, config.signingKeys);
   const metrics = new Metrics(opts.threadsOfProcess ? { thread: opts.threadsOfProcess.thread } : {});
   const scrape = opts.threadsOfProcess?.allMetrics ?? (() => metrics.registry.metrics());
-  const health = opts.threadsOfProcess?.allHealth ?? (() => store.health());
+  const credentials = opts.passkeys?.credentials;
+  const health =
+    opts.threadsOfProcess?.allHealth ??
+    (credentials?.health === undefined
+      ? () => store.health()
+      : async () =>
+          combineHealth([
+            ['store', await store.health()],
+            ['passkey credentials', await credentials.health!()],
+          ]));
   const storeEvents = (store as Store).events?.bind(store);
   if (storeEvents !== undefined) metrics.watchStore(storeEvents);
   const sites =

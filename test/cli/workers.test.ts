@@ -147,9 +147,12 @@ describe('WORKERS=2: a thread that dies', () => {
 });
 
 describe("WORKERS=2: readiness is the process's", () => {
-  it('/readyz answers for every thread: 503 naming each thread while Redis is down; once 200, every thread verifies', async () => {
+  it('/readyz answers for every thread and the passkey credentials: 503 naming each while Redis is down; once 200, every thread verifies', async () => {
     const redis = await startRedis();
+    // Passkeys preferred: the credentials live in Redis, on a connection of the main thread.
+    const passkeys = { WEBAUTHN_MODE: 'preferred', WEBAUTHN_RP_ID: 'example.com', WEBAUTHN_ORIGIN: 'https://shop.example.com' };
     const node = await startNode({
+      ...passkeys,
       ...BASE,
       WORKERS: '2',
       STORE: 'redis',
@@ -159,14 +162,13 @@ describe("WORKERS=2: readiness is the process's", () => {
     });
     try {
       await redis.stop();
-      await until(async () => (await onNewConnection(node.at('/readyz'))).status === 503);
-      // Whichever thread a connection lands on, it answers for both.
+      // Every part names itself once each has seen the connection drop.
+      const everyPart = /^thread 1: .*; thread 2: .*; passkey credentials: redis: /;
+      await until(async () => everyPart.test(JSON.parse((await onNewConnection(node.at('/readyz'))).text).detail ?? ''));
+      // Whichever thread a connection lands on, it answers for the process.
       for (const r of await burst(10, node.at('/readyz'))) {
         expect(r.status).toBe(503);
-        expect(JSON.parse(r.text)).toMatchObject({
-          error_code: 'store_unavailable',
-          detail: expect.stringMatching(/^thread 1: .*; thread 2: /),
-        });
+        expect(JSON.parse(r.text)).toMatchObject({ error_code: 'store_unavailable', detail: expect.stringMatching(everyPart) });
       }
       const health = JSON.parse((await onNewConnection(node.at('/healthz'))).text);
       expect(health).toMatchObject({ status: 'degraded', store: { ok: false, detail: expect.stringContaining('thread 2: ') } });

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/store/MemoryStore.js';
 import { StoreUnavailableError } from '../../src/store/Store.js';
+import type { CredentialStore } from '../../src/store/credentials/CredentialStore.js';
 import { freePort } from '../helpers/freePort.js';
 import { storeWith } from '../helpers/storeWith.js';
 import { buildSubmission, postJson, postVerify } from '../helpers/client.js';
@@ -36,6 +37,25 @@ describe('GET /healthz, /readyz and /metrics', () => {
       const r = await fetch(s.at('/readyz'));
       expect(r.status).toBe(503);
       expect(await r.json()).toEqual({ success: false, error_code: 'store_unavailable', detail: 'redis: connection refused' });
+    });
+  });
+
+  it('passkey credentials that cannot answer: readyz is 503 naming them, healthz says degraded', async () => {
+    const down = () => Promise.reject(new StoreUnavailableError('redis: reconnecting'));
+    const credentials: CredentialStore = {
+      add: down,
+      listFor: down,
+      get: down,
+      advanceCounter: down,
+      close: async () => {},
+      health: async () => ({ ok: false, detail: 'redis: reconnecting' }),
+    };
+    const config = { mode: 'preferred' as const, rpId: 'example.com', origins: ['https://shop.example.com'], rpName: 'Ariadne' };
+    await withServer({ webauthn: config }, { passkeys: { config, credentials } }, async (s) => {
+      const r = await fetch(s.at('/readyz'));
+      expect(r.status).toBe(503);
+      expect(await r.json()).toMatchObject({ error_code: 'store_unavailable', detail: 'passkey credentials: redis: reconnecting' });
+      expect(await (await fetch(s.at('/healthz'))).json()).toMatchObject({ status: 'degraded', store: { ok: false } });
     });
   });
 

@@ -1,3 +1,5 @@
+import type { StoreHealth } from '../Store.js';
+
 /** A registered passkey, scoped to the (site_key, stable_id) that registered it. */
 export interface StoredCredential {
   /** Credential id, base64url (as the browser reports it). */
@@ -37,5 +39,7 @@ export interface CredentialStore {
    * and says whether it did. A counter never moves back.
    */
   advanceCounter(id: string, newCounter: number): Promise<boolean>;
+  /** Whether the store answers now (for /healthz and /readyz); absent where it always does (a local file). Never rejects. */
+  health?(): Promise<StoreHealth>;
   close(): Promise<void>;
 }

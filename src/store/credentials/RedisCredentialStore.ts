@@ -1,13 +1,14 @@
 import { type RedisClient, connectRedis } from '../redis/connectRedis.js';
 import { defineScripts } from '../redis/helpers/defineScripts.js';
 import { readInfo } from '../redis/helpers/readInfo.js';
+import { answers } from '../redis/helpers/answers.js';
 import { closeRedis } from '../redis/helpers/closeRedis.js';
 import { unavailable } from '../redis/helpers/unavailable.js';
 import { addCredentialWithinCap } from '../redis/scripts/addCredentialWithinCap.js';
 import { advanceCounterForward } from '../redis/scripts/advanceCounterForward.js';
 import { readUserCredentials } from '../redis/scripts/readUserCredentials.js';
 import type { RedisConfig } from '../parseStoreConfig.js';
-import { StoreUnavailableError } from '../Store.js';
+import { type StoreHealth, StoreUnavailableError } from '../Store.js';
 import type { AddCredentialResult, CredentialStore, StoredCredential } from './CredentialStore.js';
 
 const SCRIPTS = { addCredentialWithinCap, advanceCounterForward, readUserCredentials };
@@ -80,6 +81,11 @@ export class RedisCredentialStore implements CredentialStore {
   async advanceCounter(id: string, newCounter: number): Promise<boolean> {
     if (!Number.isSafeInteger(newCounter)) return false;
     return (await this.#scripts.advanceCounterForward([this.#keyOf(id)], [newCounter]).catch(unavailable)) === 1;
+  }
+
+  /** Connected, and the primary that holds the credentials answers (on a Cluster too: their one slot's). */
+  health(): Promise<StoreHealth> {
+    return answers(this.#redis, () => this.#redis.exists(this.#keyOf('')));
   }
 
   async close(): Promise<void> {

@@ -7,6 +7,7 @@ import { IncrementBatcher } from './IncrementBatcher.js';
 import { ListBatcher } from './ListBatcher.js';
 import { LossFence } from './LossFence.js';
 import { type RedisClient, connectRedis } from './connectRedis.js';
+import { answers } from './helpers/answers.js';
 import { closeRedis } from './helpers/closeRedis.js';
 import { defineScripts } from './helpers/defineScripts.js';
 import { ONE_SLOT } from './helpers/sendPerSlot.js';
@@ -187,17 +188,12 @@ export class RedisStore implements Store {
    * only turn a partial outage into a whole one.
    */
   async health(): Promise<StoreHealth> {
-    if (this.#redis.status !== 'ready') return { ok: false, detail: `redis: ${this.#redis.status}` };
-    const down = this.#downParts();
+    const redis = this.#redis;
     // One Redis: is it answering right now? A Cluster's PING would go to any one node; its
     // primaries are checked shard by shard every second instead (the fences).
-    if (!(this.#redis instanceof Cluster)) {
-      const ping = await this.#redis.ping().then(
-        () => undefined,
-        (e: unknown) => (e instanceof Error ? e.message : String(e)),
-      );
-      if (ping !== undefined) return { ok: false, detail: `redis: ${ping}` };
-    }
+    const answering = await answers(redis, redis instanceof Cluster ? undefined : () => redis.ping());
+    if (!answering.ok) return answering;
+    const down = this.#downParts();
     if (down.length === 0) return { ok: true };
     const every = down.reduce((n, d) => n + d.shards, 0) === this.#fenceKeys.length;
     const detail = `redis: ${down.map((d) => `${d.part}: ${d.problem}`).join('; ')}`;

@@ -11,6 +11,7 @@ import { openFileCredentialStore } from '../../../src/store/credentials/FileCred
 import { RedisCredentialStore } from '../../../src/store/credentials/RedisCredentialStore.js';
 import type { RedisConfig } from '../../../src/store/parseStoreConfig.js';
 import { type TestRedis, startRedis } from '../../helpers/redisServer.js';
+import { until } from '../../helpers/until.js';
 
 /** Opens handles on one shared place: each call after the first is a reopen (or another node). */
 type Place = () => Promise<CredentialStore>;
@@ -133,5 +134,23 @@ describe('RedisCredentialStore across nodes', () => {
     const id = (await a.listFor('site-a', 'racer'))[0]!.id;
     const moves = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).advanceCounter(id, 10)));
     expect(moves.filter(Boolean)).toHaveLength(1);
+  });
+});
+
+describe('RedisCredentialStore health', () => {
+  it('is ok while Redis answers, not ok (saying why) while it is down, and ok again once it is back', async () => {
+    const own = await startRedis();
+    const { store } = await RedisCredentialStore.open({ ...own.config(), commandTimeoutMs: 300 });
+    try {
+      expect(await store.health()).toEqual({ ok: true });
+      await own.stop();
+      await until(async () => !(await store.health()).ok);
+      expect(await store.health()).toEqual({ ok: false, detail: expect.stringMatching(/^redis: /) });
+      await own.start();
+      await until(async () => (await store.health()).ok);
+    } finally {
+      await store.close();
+      await own.close();
+    }
   });
 });
