@@ -3,10 +3,11 @@ import { nextMessage } from './nextMessage.js';
 import type { FromServerThread, Gathering, Gatherings, ToServerThread } from './threadMessages.js';
 
 /**
- * How long a thread's part is awaited. A thread that has not answered by then (its event loop
- * stuck) is left out, so a load balancer's health check gets an answer, not a hang.
+ * How much longer than its own work (a store health check waits at most REDIS_COMMAND_TIMEOUT_MS)
+ * a thread's part is awaited. A thread that has not answered by then (its event loop stuck) is
+ * left out, so a load balancer's health check gets an answer, not a hang.
  */
-export const PART_WITHIN_MS = 1_000;
+export const PART_SLACK_MS = 1_000;
 
 /** How each gathering's whole is made of the threads' parts, in thread order (undefined: no answer in time). */
 export type Wholes = {
@@ -15,9 +16,10 @@ export type Wholes = {
 
 /**
  * Answers a thread's request that needs every thread (GET /metrics, /readyz): asks each thread
- * for its part and sends the asker the whole `wholes` makes of them.
+ * for its part, waits `partWithinMs` at most for each, and sends the asker the whole `wholes`
+ * makes of them.
  */
-export function answerGatherings(threads: readonly Worker[], wholes: Wholes, partWithinMs = PART_WITHIN_MS): void {
+export function answerGatherings(threads: readonly Worker[], wholes: Wholes, partWithinMs: number): void {
   let nextId = 0;
   async function gather<K extends Gathering>(of: K): Promise<Gatherings[K]['whole']> {
     const id = nextId++;

@@ -9,7 +9,7 @@ import { threadOfModule } from '../threadOfModule.js';
 import { TRAFFIC_METHODS, type TrafficStore } from '../store/traffic/TrafficStore.js';
 import { YOUNG_GENERATION_MIB } from './heapBounds.js';
 import { aggregateMetrics } from '../http/aggregateMetrics.js';
-import { answerGatherings } from './answerGatherings.js';
+import { PART_SLACK_MS, answerGatherings } from './answerGatherings.js';
 import { nextMessage } from './nextMessage.js';
 import type { FromServerThread, ToServerThread } from './threadMessages.js';
 import { type Supervision, superviseThread } from './superviseThread.js';
@@ -108,15 +108,19 @@ export async function startServerThreads(opts: ServerThreadsOptions): Promise<Se
   }
   started = true;
   const send = (m: ToServerThread) => threads.forEach((w) => w.postMessage(m));
-  answerGatherings(threads, {
-    metrics: (parts) => aggregateMetrics(parts.filter((p) => p !== undefined)),
-    // The threads' stores, and the passkey credentials this thread keeps for them all.
-    health: async (parts) =>
-      combineHealth([
-        ...parts.map((h, i) => [`thread ${i + 1}`, h] as const),
-        ...(opts.credentials?.health ? [['passkey credentials', await opts.credentials.health()] as const] : []),
-      ]),
-  });
+  answerGatherings(
+    threads,
+    {
+      metrics: (parts) => aggregateMetrics(parts.filter((p) => p !== undefined)),
+      // The threads' stores, and the passkey credentials this thread keeps for them all.
+      health: async (parts) =>
+        combineHealth([
+          ...parts.map((h, i) => [`thread ${i + 1}`, h] as const),
+          ...(opts.credentials?.health ? [['passkey credentials', await opts.credentials.health()] as const] : []),
+        ]),
+    },
+    (opts.config.store.kind === 'redis' ? opts.config.store.redis.commandTimeoutMs : 0) + PART_SLACK_MS,
+  );
   let sitesVersion = 0;
   const applied = (worker: Worker, version: number) =>
     nextMessage(

@@ -50,7 +50,7 @@ const wholes = {
 describe('answerGatherings', () => {
   it("asks every thread for its part and sends the asker the whole of them, in thread order, under the asker's id", async () => {
     const threads = [new FakeThread(healthy(1)), new FakeThread(healthy(2))];
-    answerGatherings(threads as unknown as Worker[], wholes);
+    answerGatherings(threads as unknown as Worker[], wholes, 1_000);
     threads[1]!.say({ type: 'gather', of: 'health', id: 41 });
     const whole = await threads[1]!.gathered();
     expect(whole).toEqual({
@@ -80,7 +80,7 @@ describe('answerGatherings', () => {
       (thread: number) =>
       (m: { id: number }): FromServerThread => ({ type: 'part', of: 'metrics', id: m.id, part: [{ thread }] });
     const threads = [new FakeThread(metrics(1)), new FakeThread(metrics(2))];
-    answerGatherings(threads as unknown as Worker[], wholes);
+    answerGatherings(threads as unknown as Worker[], wholes, 1_000);
     threads[0]!.say({ type: 'gather', of: 'metrics', id: 1 });
     threads[1]!.say({ type: 'gather', of: 'metrics', id: 1 });
     const [a, b] = await Promise.all(threads.map((t) => t.gathered()));
