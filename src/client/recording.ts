@@ -7,7 +7,7 @@ import { mazeFractionOfCentre, type Surface } from './geometry.js';
 import { sameCell, Trace, type StepKind, type TraceKernel } from './trace.js';
 
 /** Past this many events, moves inside the current cell are no longer recorded. */
-const EVENT_CAP = 2000;
+export const EVENT_CAP = 2000;
 /** How many of the pointer's latest positions the trail keeps. */
 const TRAIL = 80;
 

@@ -1,3 +1,4 @@
+import { EVENT_CAP } from '../../src/client/recording.js';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,25 +63,28 @@ async function offlineScore(ch: Challenge, events: RawEvent[], probeReactionsMs:
   return r.score;
 }
 
-/** A scripted mover of `family` solving `ch` (the first seed whose trace replays). */
+/**
+ * A scripted mover of `family` solving `ch`: the first seed whose trace replays, of no more events
+ * than the widget records (EVENT_CAP; a longer one can pass MAX_BODY_BYTES, which no widget sends).
+ */
 async function botFor(ch: Challenge, family: ScriptedFamily): Promise<RawEvent[]> {
   const kernel = await testKernel();
   const maze = kernel.generateMaze(mazeOf(ch));
   for (let seed = 1; seed <= 20; seed++) {
     const events = botEvents(family, new Rng(seed), maze);
-    if (await replays(ch, events)) return events;
+    if (events.length <= EVENT_CAP && (await replays(ch, events))) return events;
   }
   throw new Error(`no ${family} trace replays on this maze`);
 }
 
-/** A public mover's solve of `ch` in one of its variants (the first seed whose trace replays). */
+/** A public mover's solve of `ch` in one of its variants (the first seed whose trace replays, within EVENT_CAP events). */
 async function toolFor(ch: Challenge, name: string, variant: string): Promise<RawEvent[]> {
   const kernel = await testKernel();
   const family = BOT_FAMILIES.find((f) => f.name === name)!;
   const maze = kernel.generateMaze(mazeOf(ch));
   for (let seed = 1; seed <= 40; seed++) {
     const events = await family.events(new Rng(seed), maze, family.variants.indexOf(variant));
-    if (await replays(ch, events)) return events;
+    if (events.length <= EVENT_CAP && (await replays(ch, events))) return events;
   }
   throw new Error(`no ${name} trace replays on this maze`);
 }
