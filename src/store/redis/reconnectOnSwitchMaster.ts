@@ -19,8 +19,10 @@ const CHANNEL = '+switch-master';
  * end of it (about a second later). Then the back-off resumes. A retry the back-off had scheduled
  * finds the client connected or connecting and does nothing.
  *
- * One subscription per Sentinel, each with ioredis' reconnection and re-subscription; closed with
- * the client.
+ * The announcements are heard once per thread for every client of the same Sentinels (the
+ * store's and the dashboard's, and a Redis credential store's; each picks its own primary's
+ * name): one subscription per Sentinel, each with ioredis' reconnection and re-subscription,
+ * closed with the last of those clients.
  */
 export function reconnectOnSwitchMaster(client: Redis, sentinels: readonly RedisAddress[], name: string): void {
   const maxAttempts = 2 * sentinels.length;
@@ -57,14 +59,36 @@ export function reconnectOnSwitchMaster(client: Redis, sentinels: readonly Redis
     if (client.status === 'reconnecting') connectNow();
     else if ((client.status === 'ready' || client.status === 'connect') && !onAnnounced()) client.disconnect(true);
   };
-  const subscribers = sentinels.map(({ host, port }) => {
-    const subscriber = new Redis({ host, port, connectionName: 'ariadne-switch-master', maxRetriesPerRequest: null });
-    subscriber.on('error', () => {});
-    subscriber.on('message', (_channel: string, message: string) => onSwitch(message));
-    void subscriber.subscribe(CHANNEL).catch(() => undefined);
-    return subscriber;
-  });
-  client.once('end', () => {
+  const unheard = hearSwitches(sentinels, onSwitch);
+  client.once('end', unheard);
+}
+
+/** The announcements this thread hears, by Sentinels: their subscriptions and who listens. */
+const hearings = new Map<string, { subscribers: Redis[]; listeners: Set<(message: string) => void> }>();
+
+/** Calls `listener` with each +switch-master any of `sentinels` announces; the function returned stops it. */
+function hearSwitches(sentinels: readonly RedisAddress[], listener: (message: string) => void): () => void {
+  const key = JSON.stringify(sentinels.map(({ host, port }) => [host, port]));
+  let hearing = hearings.get(key);
+  if (hearing === undefined) {
+    const listeners = new Set<(message: string) => void>();
+    const subscribers = sentinels.map(({ host, port }) => {
+      const subscriber = new Redis({ host, port, connectionName: 'ariadne-switch-master', maxRetriesPerRequest: null });
+      subscriber.on('error', () => {});
+      subscriber.on('message', (_channel: string, message: string) => {
+        for (const l of listeners) l(message);
+      });
+      void subscriber.subscribe(CHANNEL).catch(() => undefined);
+      return subscriber;
+    });
+    hearings.set(key, (hearing = { subscribers, listeners }));
+  }
+  const { subscribers, listeners } = hearing;
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size > 0) return;
+    hearings.delete(key);
     for (const s of subscribers) s.disconnect();
-  });
+  };
 }

@@ -95,3 +95,28 @@ it('a failover with the old primary alive (SENTINEL FAILOVER): the client leaves
   expect(await before.command('PING')).toBe('PONG');
   expect(await client.set('after-switch', '1')).toBe('OK');
 });
+
+it('clients of the same Sentinels share one subscription to each, closed with the last of them', { timeout: 30_000 }, async () => {
+  await sentinels.settled();
+  const sentinelPorts = sentinels.sentinels.split(',').map((hp) => Number(hp.split(':')[1]));
+  const listening = async () => {
+    const counts = await Promise.all(
+      sentinelPorts.map(async (port) => {
+        const s = new Redis({ port, host: '127.0.0.1', lazyConnect: true });
+        await s.connect();
+        const list = String(await s.call('CLIENT', 'LIST'));
+        s.disconnect();
+        return list.split('\n').filter((line) => line.includes('name=ariadne-switch-master ')).length;
+      }),
+    );
+    return counts;
+  };
+  const [first, second] = [await followingClient(), await followingClient()];
+  await until(async () => (await listening()).every((n) => n === 1), 10_000);
+  first.disconnect();
+  // The other client still hears the announcements.
+  await new Promise((r) => setTimeout(r, 300));
+  expect(await listening()).toEqual(sentinelPorts.map(() => 1));
+  second.disconnect();
+  await until(async () => (await listening()).every((n) => n === 0), 10_000);
+});
