@@ -10,6 +10,7 @@ import { personFor, scriptFor } from '../helpers/keyboardSolvesFor.js';
 import { type TestServer, startTestServer, testKernel } from '../helpers/server.js';
 import { secretOf } from '../helpers/sites.js';
 import { until } from '../helpers/until.js';
+import { clockFromHourStart } from '../helpers/hourWindows.js';
 
 const site = (name: string, keyboard: Record<string, unknown>) => ({
   hostnames: ['shop.example'],
@@ -155,11 +156,14 @@ describe('a site on auto', () => {
 });
 
 describe('the per-client budget', () => {
-  // Its hour is 60 of the budget's minutes: at full length, so the traces' time never turns it here.
+  // Its hour is 60 of the budget's minutes, at full length here, and starts with the server's clock.
   let compressed: TestServer;
   beforeAll(async () => {
     compressed = server;
-    server = await startTestServer({ scoring: defaultConfig().scoring, trustProxy: 1, powFreePerMinute: 1_000_000 }, { sitesFile });
+    server = await startTestServer(
+      { scoring: defaultConfig().scoring, trustProxy: 1, powFreePerMinute: 1_000_000 },
+      { sitesFile, now: clockFromHourStart() },
+    );
   });
   afterAll(async () => {
     await server.close();

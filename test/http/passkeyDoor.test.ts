@@ -15,6 +15,7 @@ import { type TestServer, startTestServer } from '../helpers/server.js';
 import { secretOf, sitesSnapshot } from '../helpers/sites.js';
 import { registerPasskey } from '../helpers/registerPasskey.js';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.js';
+import { clockFromHourStart } from '../helpers/hourWindows.js';
 
 const ORIGIN = 'https://shop.example.com';
 const RP_ID = 'example.com';
@@ -38,7 +39,8 @@ beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'ariadne-passkey-door-'));
   credentials = await openFileCredentialStore(dataDir);
   const config = { mode: 'preferred' as const, rpId: RP_ID, origins: [ORIGIN], rpName: 'Ariadne' };
-  server = await startTestServer({ webauthn: config }, { passkeys: { config, credentials }, sitesFile });
+  // The passkey door's rate is hourly: no hour turns during the file.
+  server = await startTestServer({ webauthn: config }, { passkeys: { config, credentials }, sitesFile, now: clockFromHourStart() });
 });
 afterAll(async () => {
   await server.close(1000);

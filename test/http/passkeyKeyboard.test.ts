@@ -22,6 +22,7 @@ import { type TestServer, startTestServer, testKernel } from '../helpers/server.
 import { secretOf } from '../helpers/sites.js';
 import { registerPasskey } from '../helpers/registerPasskey.js';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.js';
+import { clockFromHourStart } from '../helpers/hourWindows.js';
 
 const ORIGIN = 'https://shop.example.com';
 const RP_ID = 'example.com';
@@ -53,7 +54,8 @@ beforeAll(async () => {
   const config = { mode: 'preferred' as const, rpId: RP_ID, origins: [ORIGIN], rpName: 'Ariadne' };
   server = await startTestServer(
     { scoring: defaultConfig().scoring, webauthn: config, trustProxy: 1, powFreePerMinute: 1_000_000 },
-    { passkeys: { config, credentials }, sitesFile },
+    // The passkey door's rate and the client budget are hourly: no hour turns during the file.
+    { passkeys: { config, credentials }, sitesFile, now: clockFromHourStart() },
   );
 });
 afterAll(async () => {

@@ -15,6 +15,7 @@ import { scriptAtKeys } from '../helpers/keyboardSolves.js';
 import { type TestRedis, startRedis } from '../helpers/redisServer.js';
 import { testKernel } from '../helpers/server.js';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.js';
+import { clearOfHourTurn } from '../helpers/hourWindows.js';
 
 const ORIGIN = 'https://shop.example.com';
 const RP_ID = 'example.com';
@@ -170,8 +171,7 @@ describe('a passkey past a tightened keyboard door', () => {
     const [a, b] = await pair({ SITES_FILE: sitesFile, WEBAUTHN_MODE: 'preferred', WEBAUTHN_RP_ID: RP_ID, WEBAUTHN_ORIGIN: ORIGIN });
     await rm(dir, { recursive: true, force: true });
     // The rate's window is the clock's hour: do not start right before it turns.
-    const intoHour = Date.now() % 3_600_000;
-    if (intoHour > 3_570_000) await new Promise((r) => setTimeout(r, 3_600_000 - intoHour + 100));
+    await clearOfHourTurn(30_000);
     const auth = new SoftAuthenticator('ES256', ORIGIN, RP_ID, true);
     const opened = await postJson(a.at('/webauthn/register/options'), { site_key: 'site-a', stable_id: 'kim' }, { origin: ORIGIN });
     const registered = await postJson(
