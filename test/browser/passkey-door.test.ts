@@ -22,7 +22,7 @@ import {
 } from './helpers/maze.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
 import { addPlatformAuthenticator } from './helpers/platformAuthenticator.js';
-import { clearOfHourTurn } from '../helpers/hourWindows.js';
+import { HOUR_MS, clearOfTurn } from '../helpers/hourWindows.js';
 
 const SECRET = 'passkey-door-secret-0123456789abcdef';
 const dir = mkdtempSync(path.join(tmpdir(), 'ariadne-passkey-door-'));
@@ -69,7 +69,7 @@ describe.skipIf(!findChromium())('the passkey door in Chromium', { timeout: 120_
 
   it('registers after an accepted solve, then passes without a maze by keyboard alone, refuses a clone, and holds the per-passkey rate', async () => {
     // The rate's window is the clock's hour: do not start right before it turns.
-    await clearOfHourTurn(30_000);
+    await clearOfTurn(HOUR_MS, 30_000);
     const { page, cdp, authenticatorId } = await openPage();
 
     // No passkey yet: the maze, and no door.

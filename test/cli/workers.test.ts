@@ -16,6 +16,7 @@ import { startRedis } from '../helpers/redisServer.js';
 import { answersByThread, burst, onNewConnection } from '../helpers/threadsOfNode.js';
 import { testKernel } from '../helpers/server.js';
 import { until } from '../helpers/until.js';
+import { MINUTE_MS, clearOfTurn } from '../helpers/hourWindows.js';
 
 const BASE = {
   SIGNING_SECRET: randomBytes(32).toString('base64url'),
@@ -90,8 +91,7 @@ describe('WORKERS=2: rate limits', () => {
     const node = await startNode({ ...BASE, WORKERS: '2', RATE_LIMIT_PER_MINUTE: '4' });
     try {
       // The window is the clock's minute: do not start right before it turns.
-      const intoMinute = Date.now() % 60_000;
-      if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 100));
+      await clearOfTurn(MINUTE_MS, 10_000);
       const ch = (await postJson(node.at('/challenge'), { site_key: 'site-a' })).body;
       const body = buildSubmission(await testKernel(), ch, { sessionId: randomUUID() });
       await traceTimePassed(ch, body);

@@ -12,6 +12,7 @@ import { firstResponse } from '../helpers/rawHttp.js';
 import { type TestIssuer, testIssuer } from '../helpers/privacyPassIssuer.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { secretOf, sitesSnapshot } from '../helpers/sites.js';
+import { clockFromHourStart } from '../helpers/hourWindows.js';
 
 const SHOP = 'https://shop.example';
 let server: TestServer;
@@ -230,10 +231,11 @@ describe('naming issuers', () => {
 
 describe('the rate limit of the Privacy Pass door', () => {
   it('counts requests carrying a token in the /verify bucket, at its boundary; asking for one is not counted', async () => {
-    const limited = await startTestServer({
-      rateLimitPerMinute: 2,
-      privacyPassIssuers: [{ name: trusted.name, tokenKey: trusted.tokenKey }],
-    });
+    const limited = await startTestServer(
+      { rateLimitPerMinute: 2, privacyPassIssuers: [{ name: trusted.name, tokenKey: trusted.tokenKey }] },
+      // The limit's window is the clock's minute: none turns during the test.
+      { now: clockFromHourStart() },
+    );
     try {
       const at = (id: string, authorization?: string) =>
         fetch(limited.at(`/privacy-pass?${new URLSearchParams({ challenge_id: id, site_key: 'any-site', session_id: 's' })}`), {

@@ -9,6 +9,7 @@ import { storeWith } from '../helpers/storeWith.js';
 import { buildSubmission, postJson, postVerify } from '../helpers/client.js';
 import { metricSum } from '../helpers/metricSum.js';
 import { startTestServer, withServer } from '../helpers/server.js';
+import { clockFromHourStart } from '../helpers/hourWindows.js';
 
 const secret = () => randomBytes(32).toString('base64url');
 
@@ -148,7 +149,7 @@ describe('CORS', () => {
 
 describe('rate limits', () => {
   it('/verify allows RATE_LIMIT_PER_MINUTE per binding, then 429 rate_limited with Retry-After', async () => {
-    await withServer({ rateLimitPerMinute: 3 }, async (s) => {
+    await withServer({ rateLimitPerMinute: 3 }, { now: clockFromHourStart() }, async (s) => {
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) statuses.push((await postVerify(s, { nope: 1 })).status);
       // Bodies failing the schema are refused before the limit is counted.
@@ -167,7 +168,7 @@ describe('rate limits', () => {
   });
 
   it('/challenge and /probe/* get ten times the /verify limit', async () => {
-    await withServer({ rateLimitPerMinute: 2 }, async (s) => {
+    await withServer({ rateLimitPerMinute: 2 }, { now: clockFromHourStart() }, async (s) => {
       const statuses: number[] = [];
       for (let i = 0; i < 21; i++) statuses.push((await postJson(s.at('/challenge'), { site_key: 's' })).status);
       expect(statuses.slice(0, 20).every((x) => x === 200)).toBe(true);
@@ -183,13 +184,14 @@ describe('rate limits', () => {
   });
 
   it('the binding is the peer address; X-Forwarded-For counts only with TRUST_PROXY, right-most hop', async () => {
-    await withServer({ rateLimitPerMinute: 1 }, async (plain) => {
+    // Each server's clock starts at the top of a minute: no window turns mid-test.
+    await withServer({ rateLimitPerMinute: 1 }, { now: clockFromHourStart() }, async (plain) => {
       // Without TRUST_PROXY a client cannot escape its limit by inventing addresses.
       const a = await postVerify(plain, { ...validShape(), challenge_id: 'x' }, { 'x-forwarded-for': '10.0.0.1' });
       const b = await postVerify(plain, { ...validShape(), challenge_id: 'x' }, { 'x-forwarded-for': '10.0.0.2' });
       expect([a.status, b.status]).toEqual([400, 429]);
     });
-    await withServer({ rateLimitPerMinute: 1, trustProxy: 1 }, async (proxied) => {
+    await withServer({ rateLimitPerMinute: 1, trustProxy: 1 }, { now: clockFromHourStart() }, async (proxied) => {
       const send = (xff: string) => postVerify(proxied, { ...validShape(), challenge_id: 'x' }, { 'x-forwarded-for': xff });
       expect((await send('10.0.0.1')).status).toBe(400);
       expect((await send('10.0.0.2')).status).toBe(400);
@@ -198,7 +200,7 @@ describe('rate limits', () => {
       expect((await send('10.0.0.9, 10.0.0.1')).status).toBe(429);
     });
     // rate_limit_binding in the body is ignored.
-    await withServer({ rateLimitPerMinute: 1 }, async (s) => {
+    await withServer({ rateLimitPerMinute: 1 }, { now: clockFromHourStart() }, async (s) => {
       expect((await postVerify(s, { ...validShape(), rate_limit_binding: 'a' })).status).toBe(400);
       expect((await postVerify(s, { ...validShape(), rate_limit_binding: 'b' })).status).toBe(429);
     });

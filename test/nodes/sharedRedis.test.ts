@@ -15,7 +15,7 @@ import { scriptAtKeys } from '../helpers/keyboardSolves.js';
 import { type TestRedis, startRedis } from '../helpers/redisServer.js';
 import { testKernel } from '../helpers/server.js';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.js';
-import { clearOfHourTurn } from '../helpers/hourWindows.js';
+import { HOUR_MS, MINUTE_MS, clearOfTurn } from '../helpers/hourWindows.js';
 
 const ORIGIN = 'https://shop.example.com';
 const RP_ID = 'example.com';
@@ -147,8 +147,7 @@ describe('shared rate limits', () => {
   it('RATE_LIMIT_PER_MINUTE counts the requests of one client on both nodes together', async () => {
     const [a, b] = await pair({ RATE_LIMIT_PER_MINUTE: '4' });
     // The window is the clock's minute: do not start right before it turns.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 50_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 100));
+    await clearOfTurn(MINUTE_MS, 10_000);
     const { body } = await submission(a);
     const statuses: number[] = [];
     for (const node of [a, b, a, b, a, b]) statuses.push((await postJson(node.at('/verify'), body)).status);
@@ -171,7 +170,7 @@ describe('a passkey past a tightened keyboard door', () => {
     const [a, b] = await pair({ SITES_FILE: sitesFile, WEBAUTHN_MODE: 'preferred', WEBAUTHN_RP_ID: RP_ID, WEBAUTHN_ORIGIN: ORIGIN });
     await rm(dir, { recursive: true, force: true });
     // The rate's window is the clock's hour: do not start right before it turns.
-    await clearOfHourTurn(30_000);
+    await clearOfTurn(HOUR_MS, 30_000);
     const auth = new SoftAuthenticator('ES256', ORIGIN, RP_ID, true);
     const opened = await postJson(a.at('/webauthn/register/options'), { site_key: 'site-a', stable_id: 'kim' }, { origin: ORIGIN });
     const registered = await postJson(
