@@ -22,7 +22,7 @@ import {
 } from './helpers/maze.js';
 import { withAriadneAndChromium } from './helpers/withAriadneAndChromium.js';
 import { addPlatformAuthenticator } from './helpers/platformAuthenticator.js';
-import { HOUR_MS, clearOfTurn } from '../helpers/hourWindows.js';
+import { HOUR_MS, clearOfTurn } from '../helpers/clockWindows.js';
 
 const SECRET = 'passkey-door-secret-0123456789abcdef';
 const dir = mkdtempSync(path.join(tmpdir(), 'ariadne-passkey-door-'));

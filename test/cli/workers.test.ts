@@ -16,7 +16,7 @@ import { startRedis } from '../helpers/redisServer.js';
 import { answersByThread, burst, onNewConnection } from '../helpers/threadsOfNode.js';
 import { testKernel } from '../helpers/server.js';
 import { until } from '../helpers/until.js';
-import { MINUTE_MS, clearOfTurn } from '../helpers/hourWindows.js';
+import { MINUTE_MS, clearOfTurn } from '../helpers/clockWindows.js';
 
 const BASE = {
   SIGNING_SECRET: randomBytes(32).toString('base64url'),

@@ -12,7 +12,7 @@ import { freePort } from '../helpers/freePort.js';
 import { type NginxFront, findNginx, startNginxFront } from '../helpers/nginxFront.js';
 import { type Exchange, exchange, hasFirstResponse, statuses } from '../helpers/rawHttp.js';
 import { testKernel } from '../helpers/server.js';
-import { MINUTE_MS, clearOfTurn } from '../helpers/hourWindows.js';
+import { MINUTE_MS, clearOfTurn } from '../helpers/clockWindows.js';
 
 const BODY = '{"site_key":"s"}';
 const SMUGGLED = 'POST /challenge HTTP/1.1\r\nHost: x\r\nContent-Length: 16\r\n\r\n{"site_key":"z"}';

@@ -10,7 +10,7 @@ import { personFor, scriptFor } from '../helpers/keyboardSolvesFor.js';
 import { type TestServer, startTestServer, testKernel } from '../helpers/server.js';
 import { secretOf } from '../helpers/sites.js';
 import { until } from '../helpers/until.js';
-import { clockFromHourStart } from '../helpers/hourWindows.js';
+import { clockFromHourStart } from '../helpers/clockWindows.js';
 
 const site = (name: string, keyboard: Record<string, unknown>) => ({
   hostnames: ['shop.example'],

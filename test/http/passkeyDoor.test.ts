@@ -15,7 +15,7 @@ import { type TestServer, startTestServer } from '../helpers/server.js';
 import { secretOf, sitesSnapshot } from '../helpers/sites.js';
 import { registerPasskey } from '../helpers/registerPasskey.js';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.js';
-import { clockFromHourStart } from '../helpers/hourWindows.js';
+import { clockFromHourStart } from '../helpers/clockWindows.js';
 
 const ORIGIN = 'https://shop.example.com';
 const RP_ID = 'example.com';

@@ -12,7 +12,7 @@ import { firstResponse } from '../helpers/rawHttp.js';
 import { type TestIssuer, testIssuer } from '../helpers/privacyPassIssuer.js';
 import { type TestServer, startTestServer } from '../helpers/server.js';
 import { secretOf, sitesSnapshot } from '../helpers/sites.js';
-import { clockFromHourStart } from '../helpers/hourWindows.js';
+import { clockFromHourStart } from '../helpers/clockWindows.js';
 
 const SHOP = 'https://shop.example';
 let server: TestServer;

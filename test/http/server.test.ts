@@ -9,7 +9,7 @@ import { storeWith } from '../helpers/storeWith.js';
 import { buildSubmission, postJson, postVerify } from '../helpers/client.js';
 import { metricSum } from '../helpers/metricSum.js';
 import { startTestServer, withServer } from '../helpers/server.js';
-import { clockFromHourStart } from '../helpers/hourWindows.js';
+import { clockFromHourStart } from '../helpers/clockWindows.js';
 
 const secret = () => randomBytes(32).toString('base64url');
 

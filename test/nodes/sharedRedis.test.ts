@@ -15,7 +15,7 @@ import { scriptAtKeys } from '../helpers/keyboardSolves.js';
 import { type TestRedis, startRedis } from '../helpers/redisServer.js';
 import { testKernel } from '../helpers/server.js';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.js';
-import { HOUR_MS, MINUTE_MS, clearOfTurn } from '../helpers/hourWindows.js';
+import { HOUR_MS, MINUTE_MS, clearOfTurn } from '../helpers/clockWindows.js';
 
 const ORIGIN = 'https://shop.example.com';
 const RP_ID = 'example.com';
