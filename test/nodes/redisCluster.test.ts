@@ -122,8 +122,10 @@ describe('two nodes on a Redis Cluster', () => {
     // and the node then finds the new fence in place and counts nothing.
     const fenceKeys = (await to.command('KEYS', `*${FIRST_SHARD}:fence`)) as string[];
     expect(fenceKeys).toHaveLength(1);
-    const [, since, runId] = String(await to.command('GET', fenceKeys[0]!)).split('|');
-    expect(runId).toBe(String(await to.command('INFO', 'server')).match(/run_id:(\w+)/)?.[1]);
+    const [, since, process] = String(await to.command('GET', fenceKeys[0]!)).split('|');
+    const runId = String(await to.command('INFO', 'server')).match(/run_id:(\w+)/)?.[1];
+    const replid = String(await to.command('INFO', 'replication')).match(/master_replid:(\w+)/)?.[1];
+    expect(process).toBe(`${runId}:${replid}`);
     expect(Number(since)).toBeGreaterThanOrEqual(started);
   });
 

@@ -33,13 +33,14 @@ interface Shard {
 /**
  * What this node knows about the completeness of the markers in Redis, shard by shard.
  *
- * Each shard of markers has a fence key, `epoch|sinceMs|runId`, without a TTL. Every consume sends
+ * Each shard of markers has a fence key, `epoch|sinceMs|runId:replid`, without a TTL. Every consume sends
  * the fence it knows and the script refuses to write when the fence differs, so a loss that takes
  * the fence with it (a restart without persistence, FLUSHALL, SWAPDB) is seen atomically by the
  * first consume after it. A loss that keeps the fence (a failover to a replica that had not yet
- * received the newest markers, a restart whose AOF lost its last second) changes the Redis process
- * instead: the fence records the run_id of the process it was opened under, and the consume script
- * refuses a fence of another process than the one running it, so the first consume there makes
+ * received the newest markers, a restart whose AOF lost its last second, a process promoted again
+ * after it was a replica that could not sync) changes the Redis process or its replication id
+ * instead: the fence records both, as the process it was opened under had them, and the consume
+ * script refuses a fence of another than the one running it, so the first consume there makes
  * this node open the fence again (openFence replaces it), and so does the check every second.
  * Whoever replaces a fence stamps it with its own clock plus the clock skew, and the consume script
  * refuses anything issued before the stamp of the fence it finds, in the step that writes the
@@ -55,7 +56,7 @@ export class LossFence {
   readonly events: FenceEvents = { replaced: { lost: 0, process: 0 }, processChanges: 0 };
   #checking: Promise<void> | undefined;
   #checksStarted = 0;
-  /** The run_ids of the Redis processes the fences were seen under. */
+  /** The Redis processes (run_id and replication id) the fences were seen under. */
   readonly #processes = new Set<string>();
 
   constructor(opts: LossFenceOptions) {

@@ -13,7 +13,7 @@ let server: TestRedis;
 let redis: Redis;
 let calls = 0;
 let counted: ScriptCall;
-/** The run_id of the server: a fence names the process it was opened under. */
+/** The run_id and replication id of the server: a fence names the process (and history) it was opened under. */
 let runId: string;
 const f = (shard: number) => `f${shard}|0|${runId}`;
 const odd = () => `7 é |0|${runId}`;
@@ -23,7 +23,7 @@ const ISSUED = 1;
 beforeAll(async () => {
   server = await startRedis();
   redis = new Redis(server.url);
-  runId = /run_id:(\w+)/.exec(await redis.info('server'))![1]!;
+  runId = `${/run_id:(\w+)/.exec(await redis.info('server'))![1]}:${/master_replid:(\w+)/.exec(await redis.info('replication'))![1]}`;
   const script = defineScripts(redis, { consumeEachOnce }).consumeEachOnce;
   counted = (keys, args) => {
     calls++;

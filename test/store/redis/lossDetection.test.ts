@@ -87,6 +87,22 @@ describe('RedisStore loss detection', () => {
     expect(await c.consume('token2', token)).toBe('used');
   });
 
+  it('the same process demoted to a replica and promoted again: what was issued before is refused', async () => {
+    // While a replica that could not sync, it kept its own data and its fence; another primary may
+    // have redeemed meanwhile what it never received (a split failover that promoted it twice).
+    const { redis, open } = await setup();
+    const a = await open();
+    const opened = await waitSince(a);
+    expect(await a.consume('opened', opened)).toBe('fresh');
+    const before = issuedNow();
+    // A primary that does not exist: the sync never starts, the data stays as it was.
+    await redis.command('REPLICAOF', '127.0.0.1', '1');
+    await redis.command('REPLICAOF', 'NO', 'ONE');
+    expect(await a.consume('before', before)).toBe('used');
+    const later = await waitSince(a);
+    expect(await a.consume('later', later)).toBe('fresh');
+  });
+
   it('a node started after a loss that no node saw yet still detects it (fence gone)', async () => {
     const { redis, open } = await setup();
     const a = await open();

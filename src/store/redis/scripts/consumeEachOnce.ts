@@ -19,9 +19,10 @@
  * from the caller: a node that compared before sending could see the fence opened again between
  * its comparison and the consume (a failover whose first re-opening failed), and redeem on the
  * new process what its lost markers had used. The fence must also name the process running the
- * script (its run_id, see openFence); when it names another, the
- * reply is {'fence', false}: this process may be a promoted replica that never received the
- * newest markers, or a restart that lost them, and the caller must open a new fence before any
+ * script and its replication history (its run_id and replication id, see openFence); when it
+ * names another, the reply is {'fence', false}: this process may be a promoted replica that never
+ * received the newest markers, the same process promoted again after it was a replica, or a
+ * restart that lost them, and the caller must open a new fence before any
  * consume. So no command that a failover, a resharding or a retry sends to another process can
  * consume there on the old fence. A Redis Cluster needs one call per slot: every group here is
  * one shard, that is one hash tag.
@@ -41,7 +42,7 @@ local function bytes()
   at = at + length + 1
   return value
 end
-local ours = '|' .. string.match(redis.call('INFO', 'server'), 'run_id:(%x+)')
+local ours = '|' .. string.match(redis.call('INFO', 'server'), 'run_id:(%x+)') .. ':' .. string.match(redis.call('INFO', 'replication'), 'master_replid:(%x+)')
 local out, k = {}, 1
 while at <= #text do
   local n, known = number(), bytes()
