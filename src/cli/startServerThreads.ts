@@ -3,7 +3,6 @@ import type { Config } from '../config.js';
 import type { SitesSnapshot } from '../core/sites/SiteRegistry.js';
 import type { CredentialStore } from '../store/credentials/CredentialStore.js';
 import type { ListStore, SharedStoreMemory } from '../store/shared/SharedMemoryStore.js';
-import { combineHealth } from '../store/combineHealth.js';
 import { servedOverPort } from '../store/shared/answerOverPort.js';
 import { threadOfModule } from '../threadOfModule.js';
 import { TRAFFIC_METHODS, type TrafficStore } from '../store/traffic/TrafficStore.js';
@@ -11,6 +10,7 @@ import { YOUNG_GENERATION_MIB } from './heapBounds.js';
 import { aggregateMetrics } from '../http/aggregateMetrics.js';
 import { PART_SLACK_MS, answerGatherings } from './answerGatherings.js';
 import { nextMessage } from './nextMessage.js';
+import { processHealth } from './processHealth.js';
 import type { FromServerThread, ToServerThread } from './threadMessages.js';
 import { type Supervision, superviseThread } from './superviseThread.js';
 
@@ -112,12 +112,7 @@ export async function startServerThreads(opts: ServerThreadsOptions): Promise<Se
     threads,
     {
       metrics: (parts) => aggregateMetrics(parts.filter((p) => p !== undefined)),
-      // The threads' stores, and the passkey credentials this thread keeps for them all.
-      health: async (parts) =>
-        combineHealth([
-          ...parts.map((h, i) => [`thread ${i + 1}`, h] as const),
-          ...(opts.credentials?.health ? [['passkey credentials', await opts.credentials.health()] as const] : []),
-        ]),
+      health: (parts) => processHealth(parts, opts.credentials),
     },
     (opts.config.store.kind === 'redis' ? opts.config.store.redis.commandTimeoutMs : 0) + PART_SLACK_MS,
   );

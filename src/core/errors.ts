@@ -65,7 +65,6 @@ export const ErrorStatus = {
   privacy_pass_unsupported_type: 400,
   /** A token for another challenge or origin, under a key the site does not trust, or whose signature fails. */
   privacy_pass_rejected: 403,
-  /** A token redeemed before, on any node. */
 } as const;
 
 export type ErrorCode = keyof typeof ErrorStatus;

@@ -115,15 +115,15 @@ export async function createServer(opts: ServerOptions): Promise<AriadneServer> 
   const ring = keyRing(config.signingSecret, config.signingKeys);
   const metrics = new Metrics(opts.threadsOfProcess ? { thread: opts.threadsOfProcess.thread } : {});
   const scrape = opts.threadsOfProcess?.allMetrics ?? (() => metrics.registry.metrics());
-  const credentials = opts.passkeys?.credentials;
+  const credentialsHealth = opts.passkeys?.credentials.health?.bind(opts.passkeys.credentials);
   const health =
     opts.threadsOfProcess?.allHealth ??
-    (credentials?.health === undefined
+    (credentialsHealth === undefined
       ? () => store.health()
       : async () =>
           combineHealth([
             ['store', await store.health()],
-            ['passkey credentials', await credentials.health!()],
+            ['passkey credentials', await credentialsHealth()],
           ]));
   const storeEvents = (store as Store).events?.bind(store);
   if (storeEvents !== undefined) metrics.watchStore(storeEvents);

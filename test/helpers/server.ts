@@ -5,7 +5,7 @@ import { defaultTable } from '../../src/core/scoring/ScoringTable.js';
 import type { ServerOptions } from '../../src/http/createServer.js';
 import { SiteRegistry, type SitesChange, type SitesSnapshot } from '../../src/core/sites/SiteRegistry.js';
 import { aggregateMetrics } from '../../src/http/aggregateMetrics.js';
-import { combineHealth } from '../../src/store/combineHealth.js';
+import { processHealth } from '../../src/cli/processHealth.js';
 import { claimPort } from '../../src/http/claimPort.js';
 import { type RunningServer, startServer } from '../../src/http/startServer.js';
 import { loadKernel } from '../../src/kernel/index.js';
@@ -166,13 +166,7 @@ export async function startTestServer(overrides: Partial<Config> = {}, opts: Tes
   });
   const bothMetrics = async () => aggregateMetrics([await server.metricsJson(), await second!.metricsJson()]);
   // As the main thread of a process answers: both threads' stores, and the passkey credentials it keeps.
-  const credentials = opts.passkeys?.credentials;
-  const bothHealth = async () =>
-    combineHealth([
-      ['thread 1', await store.health()],
-      ['thread 2', await second!.health()],
-      ...(credentials?.health ? [['passkey credentials', await credentials.health()] as const] : []),
-    ]);
+  const bothHealth = async () => processHealth([await store.health(), await second!.health()], opts.passkeys?.credentials);
   if (threads) {
     second = await startSecondServerThread({
       config: { ...config, port: server.port },
