@@ -84,8 +84,9 @@ describe('the keyboard budget across two nodes', () => {
     expect(inSurge.pow_difficulty_keyboard).toBe(inSurge.pow_difficulty + 6);
     // The sliding minute falls under two thirds of the level 0.8 of a minute after the flood's at
     // the soonest, then two calm minutes: every door is open again within about four minutes, and
-    // not before 2.8 (2 checked, for the threads' reads).
+    // not before 2.8 after the last token was counted (2.5 checked from the answers, which come
+    // after the counts: the slack is their way back under load; the threads' reads only delay).
     await until(() => everyThread('people_first'), 10 * MINUTE);
-    expect(Date.now() - flooded).toBeGreaterThanOrEqual(2 * MINUTE);
+    expect(Date.now() - flooded).toBeGreaterThanOrEqual(2.5 * MINUTE);
   });
 });
